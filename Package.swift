@@ -1,0 +1,62 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "glyphaudit",
+    products: [
+        .library(name: "GlyphRender", targets: ["GlyphRender"]),
+        .executable(name: "glyphaudit", targets: ["glyphaudit"]),
+    ],
+    targets: [
+        // cairo (image, SVG and PDF surfaces) and pango's cairo binding.
+        .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+        ),
+        // librsvg (reads SVG, draws through cairo).
+        .systemLibrary(
+            name: "CRsvg",
+            pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]
+        ),
+        // libpng, for exact (straight-alpha) PNG encode and decode.
+        .systemLibrary(
+            name: "CPNG",
+            path: "Sources/CPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]
+        ),
+        // A few C helpers: libpng's setjmp-based error handling cannot be written in Swift.
+        .target(
+            name: "CGlyphSupport",
+            dependencies: ["CPNG"]
+        ),
+        .target(
+            name: "GlyphRender",
+            dependencies: ["CCairo", "CRsvg", "CGlyphSupport"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "glyphaudit",
+            dependencies: ["GlyphRender"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // `make bench`: per-stage timings of the pipeline in a release build.
+        .executableTarget(
+            name: "glyphbench",
+            dependencies: ["GlyphRender"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "GlyphRenderTests",
+            dependencies: ["GlyphRender"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .testTarget(
+            name: "glyphauditTests",
+            dependencies: ["GlyphRender"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Writes files the safe way: a temporary name in the same folder, then rename. A run killed in
+/// the middle leaves either the old file or the new one, never a truncated file.
+public enum AtomicFile {
+    /// Folders already known to exist (creating them again costs a system call per file).
+    private static let madeFolders = Mutex<Set<String>>([])
+
+    public static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        if !madeFolders.withLock({ $0.contains(folder.path) }) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            madeFolders.withLock { _ = $0.insert(folder.path) }
+        }
+        let temp = folder.path + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw writeError(url, errno) }
+        var offset = 0
+        let ok = data.withUnsafeBytes { raw -> Bool in
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        let code = errno
+        if close(fd) != 0 || !ok {
+            unlink(temp)
+            throw writeError(url, ok ? errno : code)
+        }
+        if rename(temp, url.path) != 0 {
+            let code = errno
+            unlink(temp)
+            throw writeError(url, code)
+        }
+    }
+
+    static func writeError(_ url: URL, _ code: Int32) -> Error {
+        InputError(file: url.path, message: "cannot write: \(String(cString: strerror(code)))")
+    }
+}

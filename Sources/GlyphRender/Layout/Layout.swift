@@ -1,0 +1,170 @@
+import Foundation
+
+/// A label placed in the row.
+public struct LabelLayout: Sendable, Equatable {
+    public var text: String
+    public var points: Double
+    public var bold: Bool
+    /// The layout's logical box (where pango puts the text), in canvas points.
+    public var box: Rect
+    /// Where ink was actually drawn, in canvas points.
+    public var ink: Rect
+    /// The box the label may occupy: its logical box, cut to `maxWidth`.
+    public var frame: Rect
+}
+
+/// Vector geometry of one variant in points: everything the renderer draws and the audits measure.
+public struct Layout: Sendable {
+    public static let margin = 4.0
+    public static let maxCanvasPixels = 4096
+
+    public var variant: Variant
+    /// The whole canvas, origin (0, 0).
+    public var canvas: Rect
+    /// The control's frame (fixed, or hugging the glyph).
+    public var frame: Rect
+    /// The glyph's box: the checkbox box, the switch track, or the image box.
+    public var glyph: Rect
+    /// The aspect-fit rect an image is drawn in (image checkboxes).
+    public var image: Rect?
+    /// The square the tick or dash is drawn in.
+    public var mark: Rect?
+    /// The switch knob.
+    public var knob: Rect?
+    public var label: LabelLayout?
+    public var hitArea: Rect
+    /// How much the glyph grew with Dynamic Type (1 when it stays fixed).
+    public var glyphScale: Double
+    public var cornerRadius: Double
+    public var borderWidth: Double
+    public var markWeight: Double
+    public var appearance: StateAppearance
+
+    /// Pixel size of the canvas at the variant's display scale.
+    public var pixelWidth: Int { Int((canvas.width * Double(variant.scale)).rounded(.up)) }
+    public var pixelHeight: Int { Int((canvas.height * Double(variant.scale)).rounded(.up)) }
+
+    /// Lays out one variant. Throws when the canvas would exceed 4096 px on a side.
+    public init(spec: Spec, variant v: Variant) throws(InputError) {
+        guard let size = spec.size(named: v.size) else {
+            throw InputError(file: spec.sourceFile ?? spec.name, keyPath: "sizes", message: "no size named \(v.size)")
+        }
+        let s = Double(v.scale)
+        func snap(_ value: Double) -> Double { (value * s).rounded() / s }
+
+        variant = v
+        appearance = spec.appearance(v.state)
+        let k = spec.glyphScales ? (spec.glyphTextStyle ?? .body).scale(v.dynamicType) : 1
+        glyphScale = k
+
+        // Glyph box size.
+        let glyphSize: (w: Double, h: Double)
+        if spec.control == .switch {
+            glyphSize = (size.trackWidth * k, size.trackHeight * k)
+        } else {
+            glyphSize = (size.size * k, size.size * k)
+        }
+        cornerRadius = (spec.control == .switch ? size.trackHeight / 2 : size.cornerRadius) * k
+        borderWidth = size.borderWidth * k
+        markWeight = size.markWeight * k
+
+        let frameSize: (w: Double, h: Double)
+        switch spec.frame {
+        case .hug: frameSize = glyphSize
+        case let .fixed(w, h): frameSize = (w, h)
+        case .size: frameSize = (glyphSize.w / k, glyphSize.h / k)
+        }
+
+        // The row, before it is moved onto the canvas: frame and label side by side, centred vertically.
+        var labelMetrics: TextMetrics?
+        var labelPoints = 0.0
+        if let l = spec.label {
+            labelPoints = l.points(v.dynamicType)
+            labelMetrics = PangoText.measure(l.text, points: labelPoints, bold: l.textStyle.isBold)
+        }
+        let rowHeight = max(frameSize.h, labelMetrics?.height ?? 0)
+        var frameX = 0.0
+        var labelX = 0.0
+        if let l = spec.label, let m = labelMetrics {
+            let labelWidth = min(m.width, l.maxWidth ?? .infinity)
+            if l.position == .trailing {
+                labelX = frameSize.w + l.spacing
+            } else {
+                frameX = labelWidth + l.spacing
+            }
+        }
+        var frame = Rect(x: frameX, y: (rowHeight - frameSize.h) / 2, width: frameSize.w, height: frameSize.h)
+        var glyph = frame.centred(width: glyphSize.w, height: glyphSize.h)
+        var labelBox: Rect?
+        if let m = labelMetrics {
+            labelBox = Rect(x: labelX, y: (rowHeight - m.height) / 2, width: m.width, height: m.height)
+        }
+
+        // Everything that is drawn, plus a margin, so overflow is on the canvas.
+        var content = frame.union(glyph)
+        if let box = labelBox, let m = labelMetrics {
+            content = content.union(box).union(m.ink.offsetBy(dx: box.x, dy: box.y))
+        }
+        let dx = Layout.margin - content.minX
+        let dy = Layout.margin - content.minY
+        frame = frame.offsetBy(dx: dx, dy: dy)
+        frame.x = snap(frame.x)
+        frame.y = snap(frame.y)
+        glyph = frame.centred(width: glyphSize.w, height: glyphSize.h)
+        glyph.x = snap(glyph.x)
+        glyph.y = snap(glyph.y)
+        self.frame = frame
+        self.glyph = glyph
+        canvas = Rect(x: 0, y: 0, width: (content.width + 2 * Layout.margin).rounded(.up),
+                      height: (content.height + 2 * Layout.margin).rounded(.up))
+
+        if let l = spec.label, var box = labelBox, let m = labelMetrics {
+            box = box.offsetBy(dx: dx, dy: dy)
+            box.x = snap(box.x)
+            box.y = snap(box.y)
+            var allowed = box
+            if let maxWidth = l.maxWidth { allowed.width = min(box.width, maxWidth) }
+            label = LabelLayout(text: l.text, points: labelPoints, bold: l.textStyle.isBold, box: box,
+                                ink: m.ink.offsetBy(dx: box.x, dy: box.y), frame: allowed)
+        } else {
+            label = nil
+        }
+
+        if let images = spec.images {
+            let doc = images.image(for: v.state)
+            let a = doc.aspectRatio
+            let w = a >= 1 ? glyph.width : glyph.width * a
+            let h = a >= 1 ? glyph.height / a : glyph.height
+            image = glyph.centred(width: w, height: h)
+            mark = nil
+        } else if spec.control == .checkbox {
+            image = nil
+            mark = glyph.centred(width: size.markSize * k, height: size.markSize * k)
+        } else {
+            image = nil
+            mark = nil
+        }
+
+        if spec.control == .switch {
+            let d = size.knobDiameter * k
+            let inset = size.knobInset * k
+            let on = v.state == .on
+            let cx = on ? glyph.maxX - inset - d / 2 : glyph.minX + inset + d / 2
+            knob = Rect(x: cx - d / 2, y: glyph.midY - d / 2, width: d, height: d)
+        } else {
+            knob = nil
+        }
+
+        switch spec.hitArea {
+        case .frame: hitArea = frame
+        case .row: hitArea = label.map { frame.union($0.frame) } ?? frame
+        case let .fixed(w, h): hitArea = frame.centred(width: w, height: h)
+        }
+
+        if pixelWidth > Layout.maxCanvasPixels || pixelHeight > Layout.maxCanvasPixels {
+            throw InputError(file: spec.sourceFile ?? spec.name, keyPath: "sizes.\(v.size)",
+                             message: "variant \(v.id) would need a \(pixelWidth) × \(pixelHeight) px canvas; "
+                                 + "the limit is \(Layout.maxCanvasPixels) px on a side (lower the size, label or scale)")
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import CCairo
+import CRsvg
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// An SVG image parsed once by librsvg and drawn many times.
+///
+/// librsvg loads it with its own file as base, so it may reference files in its own folder and
+/// below; before that, every reference in the file is checked, and one to a file outside the
+/// folder or to any URL is refused as bad input (it is never read).
+public final class SVGDocument: @unchecked Sendable {
+    public let path: String
+    /// Intrinsic size in CSS pixels (= points), 0 × 0 for an empty image.
+    public let width: Double
+    public let height: Double
+    private let handle: UnsafeMutablePointer<RsvgHandle>
+    /// A librsvg handle is not safe to draw from two threads at once.
+    private let lock = NSLock()
+
+    public var isEmpty: Bool { !(width > 0 && height > 0) }
+    public var aspectRatio: Double { isEmpty ? 1 : width / height }
+
+    /// Reads an SVG file; it may reference files in its own folder (and below) only.
+    public convenience init(url: URL) throws(InputError) {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw InputError(file: url.path, message: FileManager.default.fileExists(atPath: url.path)
+                             ? "cannot read the SVG file" : "no such SVG file")
+        }
+        try self.init(data: data, name: url.path, base: url)
+    }
+
+    /// Parses SVG bytes. With a `base` file URL, references resolve (and are confined) to its folder;
+    /// without one (built-in images), every external reference is refused.
+    public init(data: Data, name: String, base: URL?) throws(InputError) {
+        path = name
+        if data.isEmpty { throw InputError(file: name, message: "the SVG file is empty") }
+        try SVGReferenceCheck.check(data: data, file: base ?? URL(fileURLWithPath: "/nonexistent-base/" + name), name: name)
+
+        guard let h = rsvg_handle_new_with_flags(RSVG_HANDLE_FLAGS_NONE) else {
+            throw InputError(file: name, message: "librsvg cannot create a handle")
+        }
+        if let base { rsvg_handle_set_base_uri(h, base.absoluteString) }
+        var error: UnsafeMutablePointer<GError>?
+        let ok = data.withUnsafeBytes { raw -> gboolean in
+            let stream = g_memory_input_stream_new_from_data(raw.baseAddress, raw.count, nil)
+            defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
+            return rsvg_handle_read_stream_sync(h, stream, nil, &error)
+        }
+        if ok == 0 {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            g_object_unref(UnsafeMutableRawPointer(h))
+            throw InputError(file: name, message: "librsvg cannot read this SVG: \(message)")
+        }
+        handle = h
+        rsvg_handle_set_dpi(h, 96)
+        var w: Double = 0
+        var hh: Double = 0
+        if rsvg_handle_get_intrinsic_size_in_pixels(h, &w, &hh) == 0 {
+            var hasViewBox: gboolean = 0
+            var viewBox = RsvgRectangle()
+            rsvg_handle_get_intrinsic_dimensions(h, nil, nil, nil, nil, &hasViewBox, &viewBox)
+            if hasViewBox != 0 {
+                w = viewBox.width
+                hh = viewBox.height
+            }
+        }
+        width = w.isFinite ? max(0, w) : 0
+        height = hh.isFinite ? max(0, hh) : 0
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
+
+    /// Draws the document into `rect` (user space of `cr`). The caller picks a rect of the image's aspect.
+    func draw(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {
+        guard !isEmpty, w > 0, h > 0 else { return }
+        var viewport = RsvgRectangle(x: x, y: y, width: w, height: h)
+        var error: UnsafeMutablePointer<GError>?
+        lock.lock()
+        _ = rsvg_handle_render_document(handle, cr, &viewport, &error)
+        lock.unlock()
+        if let error { g_error_free(error) }
+    }
+}
+
+/// Finds every reference in an SVG (`href`, `xlink:href`, `url(…)` in attributes and style sheets)
+/// and refuses those that leave the image's folder or name a URL.
+enum SVGReferenceCheck {
+    static func check(data: Data, file: URL, name: String) throws(InputError) {
+        let collector = ReferenceCollector()
+        let parser = XMLParser(data: data)
+        parser.delegate = collector
+        parser.shouldResolveExternalEntities = false
+        if !parser.parse() {
+            let where_ = parser.lineNumber > 0 ? parser.lineNumber : nil
+            throw InputError(file: name, line: where_, message: "not a well-formed SVG (XML) document")
+        }
+        guard collector.sawSVGRoot else {
+            throw InputError(file: name, message: "not an SVG document (the root element is not <svg>)")
+        }
+        let folder = file.deletingLastPathComponent().standardizedFileURL.path
+        for reference in collector.references {
+            let r = reference.trimmingCharacters(in: .whitespaces)
+            if r.isEmpty || r.hasPrefix("#") || r.lowercased().hasPrefix("data:") { continue }
+            if let colon = r.firstIndex(of: ":"), r[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }),
+               !r[..<colon].isEmpty {
+                throw InputError(file: name, message: "references the URL \"\(r)\"; an SVG may only reference files in its own folder")
+            }
+            let withoutFragment = String(r.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            let target = URL(fileURLWithPath: withoutFragment, relativeTo: file.deletingLastPathComponent())
+                .standardizedFileURL.path
+            if r.hasPrefix("/") || !(target.hasPrefix(folder + "/")) {
+                throw InputError(file: name, message: "references \"\(r)\", outside its own folder; it is not read")
+            }
+        }
+    }
+
+    private final class ReferenceCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
+        var references: [String] = []
+        var sawSVGRoot = false
+        private var depth = 0
+        private var inStyle = false
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName qName: String?, attributes: [String: String] = [:]) {
+            let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
+            if depth == 0, local == "svg" { sawSVGRoot = true }
+            depth += 1
+            inStyle = local == "style"
+            for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
+                if name == "href" || name.hasSuffix(":href") { references.append(value) }
+                references.append(contentsOf: Self.urls(in: value))
+            }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+            depth -= 1
+            inStyle = false
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if inStyle { references.append(contentsOf: Self.urls(in: string) + Self.imports(in: string)) }
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            if inStyle {
+                let s = String(decoding: CDATABlock, as: UTF8.self)
+                references.append(contentsOf: Self.urls(in: s) + Self.imports(in: s))
+            }
+        }
+
+        /// The targets of `url(…)` in a value or style sheet.
+        static func urls(in s: String) -> [String] {
+            var out: [String] = []
+            var rest = Substring(s)
+            while let open = rest.range(of: "url(", options: .caseInsensitive) {
+                let after = rest[open.upperBound...]
+                guard let close = after.firstIndex(of: ")") else { break }
+                out.append(after[..<close].trimmingCharacters(in: CharacterSet(charactersIn: " \"'")))
+                rest = after[close...]
+            }
+            return out
+        }
+
+        /// `@import "file.css"` targets.
+        static func imports(in s: String) -> [String] {
+            var out: [String] = []
+            var rest = Substring(s)
+            while let r = rest.range(of: "@import", options: .caseInsensitive) {
+                let after = rest[r.upperBound...].drop { $0 == " " }
+                if let q = after.first, q == "\"" || q == "'" {
+                    let body = after.dropFirst()
+                    if let end = body.firstIndex(of: q) { out.append(String(body[..<end])) }
+                }
+                rest = after
+            }
+            return out
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import GlyphRender
+
+/// The options every command that works on variants shares.
+enum Selection {
+    static let options: [Option] = [
+        Option(name: "preset", value: "NAME", help: "A built-in preset (see `glyphaudit presets`).", repeatable: true),
+        Option(name: "spec", value: "FILE", help: "A spec file (JSON; see docs/spec-format.md).", repeatable: true),
+        Option(name: "only", value: "KEY=VALUE",
+               help: "Keep variants where KEY (preset, shape, size, dynamic-type, theme, state, scale) is VALUE.",
+               repeatable: true),
+        Option(name: "jobs", value: "N", help: "Render on N threads (default: all cores)."),
+    ]
+
+    /// The specs named by --preset and --spec; all built-in presets when neither is given.
+    static func specs(_ args: Arguments) throws -> [Spec] {
+        var specs: [Spec] = []
+        let presets = args.list("preset")
+        let files = args.all("spec")
+        for name in presets { specs.append(try Presets.load(name)) }
+        for file in files { specs.append(try Spec.load(contentsOf: URL(fileURLWithPath: file))) }
+        if presets.isEmpty && files.isEmpty {
+            for name in Presets.names { specs.append(try Presets.load(name)) }
+        }
+        return specs
+    }
+
+    static func filter(_ args: Arguments) throws -> VariantFilter {
+        var filter = VariantFilter()
+        for only in args.all("only") {
+            do { try filter.add(only) } catch { throw InputError(file: "--only", message: error.message) }
+        }
+        return filter
+    }
+
+    static func jobs(_ args: Arguments) throws -> Int {
+        try args.int("jobs", range: 1...256) ?? defaultJobs
+    }
+
+    /// Loads, filters and lays out; refuses an empty selection.
+    static func plan(_ args: Arguments, shard: Shard? = nil) throws -> Plan {
+        let plan = try Plan(specs: try specs(args), filter: try filter(args), shard: shard)
+        if plan.items.isEmpty {
+            throw InputError(file: "--only", message: "no variant matches \(args.all("only").joined(separator: " ")) "
+                             + "(\(plan.total) variants before filtering)")
+        }
+        return plan
+    }
+}
+
+/// Messages go to stderr; data goes to stdout.
+enum Console {
+    nonisolated(unsafe) static var quiet = false
+
+    static func out(_ s: String) {
+        FileHandle.standardOutput.write(Data((s + "\n").utf8))
+    }
+
+    static func info(_ s: String) {
+        if !quiet { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+    }
+
+    static func error(_ s: String) {
+        FileHandle.standardError.write(Data(("glyphaudit: " + s + "\n").utf8))
+    }
+}
+
+func seconds(since start: DispatchTime) -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+}

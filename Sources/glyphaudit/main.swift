@@ -1,0 +1,75 @@
+import Foundation
+import GlyphRender
+
+let version = "0.1.0"
+
+let commands: [Command] = [
+    RunCommand.command,
+    RenderCommand.command,
+    PresetsCommand.command,
+]
+
+func mainHelp() -> String {
+    var s = """
+    OVERVIEW: glyphaudit renders the marks of checkboxes and switches with cairo, librsvg and pango,
+    audits them for accessibility, and keeps PNG baselines.
+
+    USAGE: glyphaudit <command> [options]
+
+    COMMANDS:
+
+    """
+    for c in commands { s += "  \(c.name.padding(toLength: 14, withPad: " ", startingAt: 0))\(c.summary)\n" }
+    s += """
+
+    Run `glyphaudit <command> --help` for a command's options.
+    Exit status: 0 clean; 1 findings or snapshot mismatches; 2 bad input or a runtime failure; 64 usage error.
+
+    """
+    return s
+}
+
+func main() -> Int32 {
+    var argv = Array(CommandLine.arguments.dropFirst())
+    guard let first = argv.first else {
+        FileHandle.standardError.write(Data(mainHelp().utf8))
+        return 64
+    }
+    if first == "--help" || first == "-h" || first == "help" {
+        if first == "help", argv.count > 1, let c = commands.first(where: { $0.name == argv[1] }) {
+            print(c.help, terminator: "")
+        } else {
+            print(mainHelp(), terminator: "")
+        }
+        return 0
+    }
+    if first == "--version" {
+        print("glyphaudit \(version)")
+        return 0
+    }
+    guard let command = commands.first(where: { $0.name == first }) else {
+        Console.error("unknown command \"\(first)\"; run `glyphaudit --help` for the list")
+        return 64
+    }
+    argv.removeFirst()
+    if argv.contains("--help") || argv.contains("-h") {
+        print(command.help, terminator: "")
+        return 0
+    }
+    do {
+        let args = try Arguments(argv, options: command.options)
+        Console.quiet = args.flag("quiet")
+        return try command.run(args)
+    } catch let e as UsageError {
+        Console.error("\(e.message)\nRun `glyphaudit \(command.name) --help` for usage.")
+        return 64
+    } catch let e as InputError {
+        Console.error(e.description)
+        return 2
+    } catch {
+        Console.error("\(error)")
+        return 2
+    }
+}
+
+exit(main())
