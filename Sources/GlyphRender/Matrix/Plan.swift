@@ -41,6 +41,14 @@ public struct Plan: Sendable {
     }
 }
 
+extension Plan {
+    /// Renders every item in memory on `jobs` threads; the result is index-aligned with `items`.
+    public func renderAll(jobs: Int, parts: RenderParts = .all) -> [Raster] {
+        let items = self.items
+        return parallelMap(items.count, jobs: jobs) { i in Renderer.raster(items[i].layout, spec: items[i].spec, parts: parts) }
+    }
+}
+
 /// `--shard I/N`: the I-th of N deterministic slices of the filtered matrix (1-based), round robin.
 public struct Shard: Sendable, Equatable {
     public let index: Int

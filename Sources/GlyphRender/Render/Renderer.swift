@@ -5,12 +5,25 @@ public enum VectorFormat: String, Sendable, CaseIterable {
     case svg, pdf
 }
 
+/// Which parts of a variant to draw (audits draw the glyph or the label alone to measure its ink).
+public struct RenderParts: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// The theme's surface colour under everything.
+    public static let background = RenderParts(rawValue: 1)
+    /// The box, track and knob, or image.
+    public static let glyph = RenderParts(rawValue: 2)
+    public static let label = RenderParts(rawValue: 4)
+    public static let all: RenderParts = [.background, .glyph, .label]
+}
+
 /// Draws a laid-out variant with cairo (geometry), librsvg (images) and pango (labels).
 /// The same drawing code feeds the pixel, SVG and PDF surfaces, so all three agree.
 public enum Renderer {
     /// Renders to pixels at the variant's display scale, on the theme's surface colour
-    /// (or on transparency with `background: false`).
-    public static func raster(_ layout: Layout, spec: Spec, background: Bool = true) -> Raster {
+    /// (or on transparency without `.background`).
+    public static func raster(_ layout: Layout, spec: Spec, parts: RenderParts = .all) -> Raster {
         let w = layout.pixelWidth
         let h = layout.pixelHeight
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h))!
@@ -18,14 +31,14 @@ public enum Renderer {
         let cr = cairo_create(surface)!
         let s = Double(layout.variant.scale)
         cairo_scale(cr, s, s)
-        draw(cr, layout: layout, spec: spec, background: background)
+        draw(cr, layout: layout, spec: spec, parts: parts)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         return rasterFromSurface(surface, width: w, height: h)
     }
 
     /// Renders to SVG or PDF (1 user unit = 1 pt; display scale does not apply).
-    public static func vector(_ layout: Layout, spec: Spec, format: VectorFormat, background: Bool = true) -> Data {
+    public static func vector(_ layout: Layout, spec: Spec, format: VectorFormat, parts: RenderParts = .all) -> Data {
         let sink = DataSink()
         let closure = Unmanaged.passUnretained(sink).toOpaque()
         let write: cairo_write_func_t = { closure, data, length in
@@ -46,7 +59,7 @@ public enum Renderer {
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, layout.variant.id)
         }
         let cr = cairo_create(surface)!
-        draw(cr, layout: layout, spec: spec, background: background)
+        draw(cr, layout: layout, spec: spec, parts: parts)
         cairo_destroy(cr)
         cairo_surface_finish(surface)
         cairo_surface_destroy(surface)
@@ -85,18 +98,20 @@ public enum Renderer {
     }
 
     /// Draws the variant in points onto any cairo context.
-    static func draw(_ cr: OpaquePointer, layout: Layout, spec: Spec, background: Bool) {
+    static func draw(_ cr: OpaquePointer, layout: Layout, spec: Spec, parts: RenderParts) {
         let v = layout.variant
         guard let theme = spec.theme(named: v.theme) else { return }
         func color(_ role: ColorRole) -> RGBA? { theme.color(role, state: v.state)?.rgba }
 
-        if background, let surface = color(.surface) {
+        if parts.contains(.background), let surface = color(.surface) {
             setColor(cr, surface)
             cairo_rectangle(cr, 0, 0, layout.canvas.width, layout.canvas.height)
             cairo_fill(cr)
         }
 
-        if let images = spec.images, let rect = layout.image {
+        if !parts.contains(.glyph) {
+            // nothing
+        } else if let images = spec.images, let rect = layout.image {
             drawImage(cr, images.image(for: v.state), rect: rect, tint: images.template ? color(.tint) : nil,
                       opacity: theme.imageOpacity)
         } else if spec.control == .switch {
@@ -106,7 +121,7 @@ public enum Renderer {
             drawCheckbox(cr, layout: layout, shape: v.shape, fill: color(.fill), border: color(.border), mark: color(.mark))
         }
 
-        if let label = layout.label, let c = color(.label) {
+        if parts.contains(.label), let label = layout.label, let c = color(.label) {
             PangoText.draw(cr, text: label.text, points: label.points, bold: label.bold, x: label.box.x, y: label.box.y, color: c)
         }
     }
