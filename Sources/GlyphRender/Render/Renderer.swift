@@ -109,16 +109,16 @@ public enum Renderer {
             cairo_fill(cr)
         }
 
-        if !parts.contains(.glyph) {
-            // nothing
-        } else if let images = spec.images, let rect = layout.image {
-            drawImage(cr, images.image(for: v.state), rect: rect, tint: images.template ? color(.tint) : nil,
-                      opacity: theme.imageOpacity)
-        } else if spec.control == .switch {
-            drawSwitch(cr, layout: layout, track: color(v.state == .on ? .trackOn : .trackOff),
-                       border: layout.borderWidth > 0 ? color(.border) : nil, knob: color(.knob))
-        } else {
-            drawCheckbox(cr, layout: layout, shape: v.shape, fill: color(.fill), border: color(.border), mark: color(.mark))
+        if parts.contains(.glyph) {
+            if let images = spec.images, let rect = layout.image {
+                drawImage(cr, images.image(for: v.state), rect: rect, tint: images.template ? color(.tint) : nil,
+                          opacity: theme.imageOpacity)
+            } else if spec.control == .switch {
+                drawSwitch(cr, layout: layout, track: color(v.state == .on ? .trackOn : .trackOff),
+                           border: layout.borderWidth > 0 ? color(.border) : nil, knob: color(.knob))
+            } else {
+                drawCheckbox(cr, layout: layout, shape: v.shape, fill: color(.fill), border: color(.border), mark: color(.mark))
+            }
         }
 
         if parts.contains(.label), let label = layout.label, let c = color(.label) {
