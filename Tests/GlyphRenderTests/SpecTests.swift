@@ -1,0 +1,239 @@
+import Foundation
+import Testing
+@testable import GlyphRender
+
+@Suite("Spec and tokens")
+struct SpecTests {
+    @Test("a minimal spec loads with its defaults")
+    func minimal() throws {
+        let spec = try loadSpec(checkboxSpec()).get()
+        #expect(spec.name == "t")
+        #expect(spec.sizes.first?.size == 20)
+        #expect(spec.scales == [1, 2, 3])
+        #expect(spec.dynamicTypeSizes.count == 12)
+        #expect(spec.variants().count == 1 * 1 * 12 * 1 * 2 * 3)
+    }
+
+    @Test("DTCG tokens: inherited $type, alias chains, colour objects, legacy hex, dimensions")
+    func tokens() throws {
+        let tokens = """
+        {
+          "color": {
+            "$type": "color",
+            "red": { "$value": { "colorSpace": "srgb", "components": [1, 0, 0], "alpha": 0.5, "hex": "#FF0000" } },
+            "ink": { "$value": "#112233" },
+            "alias": { "$value": "{color.ink}" },
+            "alias2": { "$value": "{color.alias}" }
+          },
+          "size": { "$type": "dimension", "box": { "$value": { "value": 18, "unit": "px" } }, "ring": { "$value": "2px" },
+                    "big": { "$value": { "value": 1.5, "unit": "rem" } } }
+        }
+        """
+        let json = """
+        {
+          "name": "t", "control": "checkbox", "tokens": "tokens.json",
+          "sizes": { "md": { "size": "{size.box}", "borderWidth": "{size.ring}", "markSize": "{size.box}", "cornerRadius": 3 },
+                     "lg": { "size": "{size.big}" } },
+          "states": ["unchecked"],
+          "themes": { "default": { "surface": "{color.alias2}", "border": "{color.red}" } }
+        }
+        """
+        let spec = try loadSpec(json, files: ["tokens.json": tokens]).get()
+        #expect(spec.sizes[0].size == 18)
+        #expect(spec.sizes[0].borderWidth == 2)
+        #expect(spec.sizes[1].size == 24)  // 1.5 rem × 16 px
+        let theme = try #require(spec.themes.first)
+        #expect(theme.colors[.surface]?.rgba.hex == "#112233")
+        #expect(theme.colors[.surface]?.token == "{color.alias2}")
+        #expect(theme.colors[.border]?.rgba == RGBA(r: 1, g: 0, b: 0, a: 0.5))
+    }
+
+    @Test("the four presets load from the tool itself, and what is compiled in equals Assets/")
+    func presets() throws {
+        for name in Presets.names {
+            let spec = try Presets.load(name)
+            #expect(spec.name == name)
+        }
+        var onDisk: [String: String] = [:]
+        let assets = TestPaths.packageRoot.appendingPathComponent("Assets")
+        let walker = FileManager.default.enumerator(at: assets, includingPropertiesForKeys: nil)!
+        for case let file as URL in walker where ["json", "svg"].contains(file.pathExtension) {
+            let rel = "Assets" + file.path.dropFirst(assets.path.count)
+            onDisk[rel] = try String(contentsOf: file, encoding: .utf8)
+        }
+        #expect(onDisk.count == EmbeddedAssets.files.count, "run scripts/embed-assets after changing Assets/")
+        for (path, text) in onDisk {
+            #expect(EmbeddedAssets.files[path] == text, "\(path) differs from the compiled-in copy; run scripts/embed-assets")
+        }
+    }
+
+    @Test("the built-in matrix counts")
+    func matrix() throws {
+        let counts = try Presets.names.map { try Presets.load($0).variants().count }
+        // sizes × shapes × 12 Dynamic Type sizes × themes × states × 3 scales
+        #expect(counts == [1 * 1 * 12 * 3 * 2 * 3, 1 * 12 * 3 * 2 * 3, 2 * 2 * 12 * 4 * 2 * 3, 1 * 1 * 12 * 3 * 3 * 3])
+        let ids = try Presets.names.flatMap { try Presets.load($0).variants().map(\.id) }
+        #expect(Set(ids).count == ids.count, "variant ids are unique")
+        #expect(ids.contains("design-system-checkbox/square-md/AX5/inverse/checked@3x"))
+    }
+
+    @Test("--only filters: alternatives within a key, all keys must match, long and short names")
+    func filters() throws {
+        var f = VariantFilter()
+        try f.add("dynamic-type=accessibility5,L")
+        try f.add("theme=inverse")
+        try f.add("scale=2x")
+        let spec = try Presets.load("design-system-checkbox")
+        let kept = spec.variants().filter(f.matches)
+        #expect(kept.count == 2 * 2 * 2 * 1 * 2 * 1)
+        #expect(kept.allSatisfy { ($0.dynamicType == .accessibility5 || $0.dynamicType == .large) && $0.theme == "inverse" && $0.scale == 2 })
+        #expect(throws: FilterError.self) { try f.add("colour=red") }
+        #expect(throws: FilterError.self) { try f.add("dt=AX9") }
+    }
+}
+
+@Suite("Bad input: one clear message naming the file and the key path")
+struct BadInputTests {
+    func failure(_ json: String, files: [String: String] = [:]) -> InputError? {
+        if case let .failure(e) = loadSpec(json, files: files) { return e }
+        return nil
+    }
+
+    @Test("malformed JSON says where")
+    func malformed() throws {
+        let e = try #require(failure("{\n  \"name\": \"t\",\n  \"control\" \"checkbox\"\n}"))
+        #expect(e.file.hasSuffix("spec.json"))
+        #expect(e.line == 3)
+        #expect(e.message.contains("malformed JSON"))
+        #expect(e.description.contains("spec.json:3:"))
+    }
+
+    @Test("unknown key lists the valid ones")
+    func unknownKey() throws {
+        let e = try #require(failure(checkboxSpec(##""colour": "red","##)))
+        #expect(e.keyPath == "colour")
+        #expect(e.message.contains("unknown key"))
+        #expect(e.message.contains("themes") && e.message.contains("sizes"))
+        let nested = try #require(failure(checkboxSpec(themes: ##"{ "default": { "surface": "#FFFFFF", "bordr": "#000000" } }"##)))
+        #expect(nested.keyPath == "themes.default.bordr")
+    }
+
+    @Test("wrong type")
+    func wrongType() throws {
+        let e = try #require(failure(checkboxSpec(##""scales": "2","##)))
+        #expect(e.keyPath == "scales")
+        #expect(e.message.contains("expected an array"))
+        let size = try #require(failure(checkboxSpec().replacingOccurrences(of: ##""size": 20"##, with: ##""size": true"##)))
+        #expect(size.keyPath == "sizes.md.size")
+    }
+
+    @Test("unresolved token alias and alias cycle")
+    func aliases() throws {
+        let tokens = ##"{ "c": { "$type": "color", "a": { "$value": "{c.b}" }, "b": { "$value": "{c.a}" }, "ok": { "$value": "#000000" } } }"##
+        func spec(_ surface: String) -> String {
+            checkboxSpec(##""tokens": "tokens.json","##, themes: ##"{ "default": { "surface": "\##(surface)", "border": "#000000", "fill": "#000000", "mark": "#FFFFFF" } }"##)
+        }
+        let missing = try #require(failure(spec("{c.nope}"), files: ["tokens.json": tokens]))
+        #expect(missing.keyPath == "themes.default.surface")
+        #expect(missing.message.contains("unresolved token alias {c.nope}"))
+        let cycle = try #require(failure(spec("{c.a}"), files: ["tokens.json": tokens]))
+        #expect(cycle.message.contains("cycle"))
+        #expect(cycle.message.contains("{c.a} → {c.b} → {c.a}"))
+        let noTokens = try #require(failure(checkboxSpec(themes: ##"{ "default": { "surface": "{c.ok}" } }"##)))
+        #expect(noTokens.message.contains("no token file"))
+    }
+
+    @Test("empty state list, unknown state, missing colour")
+    func states() throws {
+        let empty = try #require(failure(checkboxSpec().replacingOccurrences(of: ##"["unchecked", "checked"]"##, with: "[]")))
+        #expect(empty.keyPath == "states")
+        #expect(empty.message.contains("empty"))
+        let wrong = try #require(failure(checkboxSpec().replacingOccurrences(of: ##""checked"]"##, with: ##""on"]"##)))
+        #expect(wrong.keyPath == "states[1]")
+        let colour = try #require(failure(checkboxSpec(themes: ##"{ "default": { "surface": "#FFFFFF", "border": "#000000" } }"##)))
+        #expect(colour.keyPath == "themes.default")
+        #expect(colour.message.contains("fill"))
+    }
+
+    func imageSpec(_ on: String = "on.svg", off: String = "off.svg") -> String {
+        """
+        { "name": "img", "control": "checkbox", "sizes": { "md": { "size": 44 } }, "frame": { "width": 44, "height": 44 },
+          "images": { "on": "\(on)", "off": "\(off)" }, "states": ["unchecked", "checked"],
+          "themes": { "default": { "surface": "#FFFFFF", "tint": "#007AFF" } } }
+        """
+    }
+    let square = ##"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><rect width="24" height="24"/></svg>"##
+
+    @Test("missing SVG file, broken SVG")
+    func svgFiles() throws {
+        let missing = try #require(failure(imageSpec(off: "nope.svg"), files: ["on.svg": square]))
+        #expect(missing.keyPath == "images.off")
+        #expect(missing.message.contains("nope.svg"))
+        let broken = try #require(failure(imageSpec(), files: ["on.svg": square, "off.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect"]))
+        #expect(broken.file.hasSuffix("off.svg"))
+        let notSVG = try #require(failure(imageSpec(), files: ["on.svg": square, "off.svg": "<html/>"]))
+        #expect(notSVG.message.contains("not an SVG"))
+        let empty = try #require(failure(imageSpec(), files: ["on.svg": square, "off.svg": ""]))
+        #expect(empty.message.contains("empty"))
+    }
+
+    @Test("an SVG that reaches outside its folder or names a URL is refused, and nothing is read")
+    func svgReferences() throws {
+        let folder = TempFolder()
+        // A real file elsewhere on disk that the SVG points at.
+        let outside = TempFolder()
+        let secret = outside.write("secret.svg", square)
+        let cases = [
+            "../\(outside.url.lastPathComponent)/secret.svg",
+            secret.path,
+            "file://\(secret.path)",
+            "https://example.com/x.png",
+        ]
+        for target in cases {
+            let svg = ##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="24" height="24"><image xlink:href="\##(target)" width="24" height="24"/></svg>"##
+            folder.write("on.svg", square)
+            folder.write("off.svg", svg)
+            guard case let .failure(e) = loadSpec(imageSpec(), in: folder) else {
+                Issue.record("\(target) was accepted")
+                continue
+            }
+            #expect(e.file.hasSuffix("off.svg"), "\(target)")
+            #expect(e.message.contains("outside its own folder") || e.message.contains("URL"), "\(target): \(e.message)")
+        }
+        // url(...) in a style attribute and in a style sheet.
+        folder.write("off.svg", ##"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><rect style="fill:url(../x.svg#p)" width="1" height="1"/></svg>"##)
+        guard case .failure = loadSpec(imageSpec(), in: folder) else { Issue.record("style url accepted"); return }
+        folder.write("off.svg", ##"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><style>@import "/etc/x.css";</style></svg>"##)
+        guard case .failure = loadSpec(imageSpec(), in: folder) else { Issue.record("@import accepted"); return }
+    }
+
+    @Test("an SVG may use a file in its own folder, and in-document references")
+    func svgOwnFolder() throws {
+        let folder = TempFolder()
+        folder.write("parts/dot.svg", square)
+        folder.write("on.svg", ##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="24" height="24"><defs><rect id="r" width="24" height="24"/></defs><use xlink:href="#r"/><image href="parts/dot.svg" width="24" height="24"/></svg>"##)
+        folder.write("off.svg", square)
+        let spec = try loadSpec(imageSpec(), in: folder).get()
+        #expect(spec.images?.on.width == 24)
+    }
+
+    @Test("a canvas over 4096 px on a side is refused before anything renders")
+    func absurdSize() throws {
+        let spec = try loadSpec(checkboxSpec(##""glyph": { "textStyle": "body", "scalesWithDynamicType": true },"##)
+            .replacingOccurrences(of: ##""size": 20"##, with: ##""size": 500"##)).get()
+        do {
+            _ = try Plan(specs: [spec])
+            Issue.record("no error")
+        } catch {
+            #expect(error.keyPath == "sizes.md")
+            #expect(error.message.contains("4096"))
+            #expect(error.message.contains("AX"))
+        }
+    }
+
+    @Test("two specs with one name")
+    func duplicateNames() throws {
+        let a = try loadSpec(checkboxSpec()).get()
+        #expect(throws: InputError.self) { try Plan(specs: [a, a]) }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@Suite("glyphaudit render, presets, run: from an empty folder")
+struct CLIRenderTests {
+    @Test("the built-in presets work from an empty folder with no repository around")
+    func presetsFromEmptyFolder() throws {
+        let dir = EmptyFolder()
+        let list = try CLI.run(["presets"], in: dir.url)
+        #expect(list.status == 0)
+        for name in ["swiftui-checkbox", "swiftui-switch", "design-system-checkbox", "rvs-checkbox"] {
+            #expect(list.stdout.contains(name))
+        }
+        let show = try CLI.run(["presets", "show", "design-system-checkbox"], in: dir.url)
+        #expect(show.status == 0)
+        #expect(show.stdout.contains("\"tokens\": \"../tokens/design-system.tokens.json\""))
+        let render = try CLI.run(["render", "--preset", "rvs-checkbox", "--only", "dynamic-type=L", "--out", "out",
+                                  "--format", "png,svg,pdf"], in: dir.url)
+        #expect(render.status == 0, "\(render.stderr)")
+        let files = dir.files("out")
+        #expect(files.count == 3 * 3 * 3 * 3)  // themes × states × scales × formats
+        #expect(files.contains("rvs-checkbox/square-md/L/default/mixed@3x.png"))
+        #expect(render.stderr.contains("27 of 324 variants"))
+    }
+
+    @Test("a spec file renders, with its tokens and images beside it")
+    func specFile() throws {
+        let dir = EmptyFolder()
+        dir.write("specs/t.json", """
+        { "name": "mine", "control": "switch", "tokens": "t.tokens.json",
+          "sizes": { "md": { "trackWidth": 40, "trackHeight": 24 } }, "states": ["off", "on"], "scales": [1],
+          "dynamicTypeSizes": ["L", "AX5"],
+          "themes": { "default": { "surface": "#FFFFFF", "trackOff": "{c.off}", "trackOn": "#34C759", "knob": "#FFFFFF" } } }
+        """)
+        dir.write("specs/t.tokens.json", ##"{ "c": { "off": { "$type": "color", "$value": "#8E8E93" } } }"##)
+        let r = try CLI.run(["render", "--spec", "specs/t.json", "--out", "o"], in: dir.url)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(dir.files("o") == ["mine/switch-md/AX5/default/off@1x.png", "mine/switch-md/AX5/default/on@1x.png",
+                                   "mine/switch-md/L/default/off@1x.png", "mine/switch-md/L/default/on@1x.png"])
+    }
+
+    @Test("bad input: exit 2, one message naming the file and key, nothing written")
+    func badInput() throws {
+        let dir = EmptyFolder()
+        dir.write("bad.json", #"{ "name": "x", "control": "checkbox", "sizes": { "md": { "size": 20, "colour": 1 } }, "states": ["checked"], "themes": {} }"#)
+        let r = try CLI.run(["render", "--spec", "bad.json", "--out", "o"], in: dir.url)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("bad.json"))
+        #expect(r.stderr.contains("sizes.md.colour"))
+        #expect(r.stderr.contains("unknown key"))
+        #expect(dir.files("o").isEmpty)
+
+        let missing = try CLI.run(["render", "--spec", "nope.json", "--out", "o"], in: dir.url)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("nope.json") && missing.stderr.contains("no such file"))
+
+        let preset = try CLI.run(["render", "--preset", "nope", "--out", "o"], in: dir.url)
+        #expect(preset.status == 2)
+        #expect(preset.stderr.contains("unknown preset \"nope\""))
+
+        let only = try CLI.run(["render", "--only", "colour=red", "--out", "o"], in: dir.url)
+        #expect(only.status == 2)
+        #expect(only.stderr.contains("unknown --only key \"colour\""))
+
+        let nothing = try CLI.run(["render", "--only", "theme=plaid", "--out", "o"], in: dir.url)
+        #expect(nothing.status == 2)
+        #expect(nothing.stderr.contains("no variant matches"))
+        #expect(dir.files("o").isEmpty)
+    }
+
+    @Test("usage errors exit 64; --help and --version exit 0")
+    func usage() throws {
+        let dir = EmptyFolder()
+        #expect(try CLI.run(["render", "--bogus"], in: dir.url).status == 64)
+        #expect(try CLI.run(["frobnicate"], in: dir.url).status == 64)
+        #expect(try CLI.run(["render", "--jobs", "0"], in: dir.url).status == 64)
+        #expect(try CLI.run(["render", "--format", "gif"], in: dir.url).status == 64)
+        let help = try CLI.run(["render", "--help"], in: dir.url)
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--only KEY=VALUE"))
+        let top = try CLI.run(["--help"], in: dir.url)
+        #expect(top.stdout.contains("render") && top.stdout.contains("presets"))
+        let version = try CLI.run(["--version"], in: dir.url)
+        #expect(version.status == 0 && version.stdout.hasPrefix("glyphaudit "))
+    }
+
+    @Test("render output is identical for --jobs 1 and --jobs 2")
+    func jobs() throws {
+        let dir = EmptyFolder()
+        let args = ["render", "--only", "dynamic-type=AX3", "--only", "scale=3", "--format", "png,svg,pdf"]
+        #expect(try CLI.run(args + ["--jobs", "1", "--out", "a"], in: dir.url).status == 0)
+        #expect(try CLI.run(args + ["--jobs", "2", "--out", "b"], in: dir.url).status == 0)
+        let a = dir.files("a")
+        #expect(a == dir.files("b"))
+        // At AX3 @3x: 6 + 6 + 32 + 9 variants (see the matrix counts), three formats each.
+        #expect(a.count == (6 + 6 + 32 + 9) * 3)
+        for f in a {
+            let x = try Data(contentsOf: dir.url.appendingPathComponent("a/" + f))
+            let y = try Data(contentsOf: dir.url.appendingPathComponent("b/" + f))
+            #expect(x == y, "\(f)")
+        }
+    }
+}
