@@ -2,11 +2,12 @@
 #   make audit   install what is missing, build in release, run glyphaudit on the built-in presets
 #   make test    install what is missing, run every test
 #   make bench   release-build benchmark: per-stage timings
+#   make bench-peers  the shared peer benchmark (../shared/bench) with this build
 
 SWIFT ?= swift
 RELEASE := .build/release
 
-.PHONY: audit test bench build setup embed clean
+.PHONY: audit test bench bench-peers build setup embed clean
 
 setup:
 	@scripts/setup
@@ -25,6 +26,12 @@ bench: setup
 	$(SWIFT) build -c release --product glyphbench
 	$(SWIFT) build -c release --product glyphaudit
 	$(RELEASE)/glyphbench
+
+# The shared peer harness (../shared/bench; run its setup.sh once) with this build in the project slot.
+bench-peers: build
+	GLYPHAUDIT=$(abspath $(RELEASE)/glyphaudit) \
+	GLYPHAUDIT_RENDER_CMD='"$$GLYPHAUDIT" render --svg-jobs "$$WL/jobs.tsv" --out "$$OUT"' \
+	bash ../shared/bench/run.sh
 
 embed:
 	scripts/embed-assets

@@ -15,6 +15,10 @@ enum RenderCommand {
         options: Selection.options + [
             Option(name: "out", value: "DIR", help: "Where to write (default: glyphaudit-render)."),
             Option(name: "format", value: "LIST", help: "Comma-separated: png, svg, pdf (default: png)."),
+            Option(name: "svg-jobs", value: "FILE",
+                   help: "Instead of specs: render SVG files listed in a TSV (svg, width px, height px, png name) into --out; each SVG is parsed once."),
+            Option(name: "contact-sheet", value: "DIR",
+                   help: "Also write one contact sheet per preset, shape and size (@2x): rows Dynamic Type sizes, columns theme × state."),
             Option.flag("quiet", "Print nothing but errors."),
         ],
         run: run)
@@ -26,6 +30,7 @@ enum RenderCommand {
         }
         let jobs = try Selection.jobs(args)
         let out = URL(fileURLWithPath: args.value("out") ?? "glyphaudit-render")
+        if let list = args.value("svg-jobs") { return try renderSVGJobs(URL(fileURLWithPath: list), out: out, jobs: jobs) }
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
         let items = plan.items
@@ -50,8 +55,60 @@ enum RenderCommand {
             Console.error("cannot write \(out.path): \(first)")
             return 2
         }
+        if let sheets = args.value("contact-sheet") {
+            for spec in plan.specs {
+                for shape in spec.shapes {
+                    for size in spec.sizes {
+                        let name = spec.control == .switch ? "switch-\(size.name)" : "\(shape.rawValue)-\(size.name)"
+                        let png = try ContactSheet.make(spec: spec, shape: shape, size: size.name).pngData(.small)
+                        try AtomicFile.write(png, to: URL(fileURLWithPath: sheets).appendingPathComponent("\(spec.name)-\(name).png"))
+                    }
+                }
+            }
+        }
         Console.info(String(format: "rendered %d of %d variants (%d files) into %@ in %.2f s",
                             items.count, plan.total, items.count * formats.count, out.path, seconds(since: start)))
+        return 0
+    }
+
+    /// `--svg-jobs`: plain SVG → PNG at given pixel sizes (the peer benchmark's workload).
+    static func renderSVGJobs(_ list: URL, out: URL, jobs: Int) throws -> Int32 {
+        let start = DispatchTime.now()
+        let text: String
+        do { text = try String(contentsOf: list, encoding: .utf8) } catch {
+            throw InputError(file: list.path, message: "cannot read the job list")
+        }
+        var documents: [String: SVGDocument] = [:]
+        var work: [(svg: SVGDocument, width: Int, height: Int, name: String)] = []
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count >= 4, let w = Int(f[1]), let h = Int(f[2]), (1...4096).contains(w), (1...4096).contains(h),
+                  !f[3].isEmpty, !f[3].contains("..") else {
+                throw InputError(file: list.path, line: n + 1, message: "expected svg<TAB>width<TAB>height<TAB>png name, sizes 1…4096 px")
+            }
+            let path = URL(fileURLWithPath: f[0], relativeTo: list.deletingLastPathComponent()).standardizedFileURL
+            let doc: SVGDocument
+            if let known = documents[path.path] { doc = known } else {
+                doc = try SVGDocument(url: path)
+                documents[path.path] = doc
+            }
+            work.append((doc, w, h, f[3]))
+        }
+        let all = work
+        let failures = parallelMap(all.count, jobs: jobs) { i -> String? in
+            let job = all[i]
+            do {
+                try AtomicFile.write(try Renderer.raster(svg: job.svg, width: job.width, height: job.height).pngData(),
+                                     to: out.appendingPathComponent(job.name))
+                return nil
+            } catch { return "\(job.name): \(error)" }
+        }.compactMap { $0 }
+        if let first = failures.first {
+            Console.error(first)
+            return 2
+        }
+        Console.info(String(format: "rendered %d SVG jobs (%d documents) into %@ in %.2f s", work.count, documents.count,
+                            out.path, seconds(since: start)))
         return 0
     }
 }

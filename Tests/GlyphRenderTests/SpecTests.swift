@@ -237,3 +237,21 @@ struct BadInputTests {
         #expect(throws: InputError.self) { try Plan(specs: [a, a]) }
     }
 }
+
+@Suite("docs/spec.schema.json stays true to the loader")
+struct SchemaTests {
+    @Test("the schema lists exactly the keys the loader accepts")
+    func keys() throws {
+        let url = TestPaths.packageRoot.appendingPathComponent("docs/spec.schema.json")
+        let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let props = try #require(schema["properties"] as? [String: Any])
+        #expect(Set(props.keys) == Set(Spec.topKeys))
+        let themes = try #require((props["themes"] as? [String: Any])?["additionalProperties"] as? [String: Any])
+        let themeKeys = try #require(themes["properties"] as? [String: Any]).keys
+        #expect(Set(themeKeys) == Set(ColorRole.allCases.map(\.rawValue) + ["states", "imageOpacity"]))
+        let label = try #require((props["label"] as? [String: Any])?["properties"] as? [String: Any])
+        #expect(Set(label.keys) == ["text", "textStyle", "size", "spacing", "maxWidth", "position"])
+        let styles = try #require(((schema["$defs"] as? [String: Any])?["textStyle"] as? [String: Any])?["enum"] as? [String])
+        #expect(styles == TextStyle.allCases.map(\.rawValue))
+    }
+}

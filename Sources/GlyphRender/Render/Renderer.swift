@@ -37,6 +37,18 @@ public enum Renderer {
         return rasterFromSurface(surface, width: w, height: h)
     }
 
+    /// Renders an SVG document alone onto a transparent `width` × `height` px canvas, fitted to it
+    /// as librsvg fits a document into a viewport.
+    public static func raster(svg: SVGDocument, width: Int, height: Int) -> Raster {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)!
+        svg.draw(cr, x: 0, y: 0, width: Double(width), height: Double(height))
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        return rasterFromSurface(surface, width: width, height: height)
+    }
+
     /// Renders to SVG or PDF (1 user unit = 1 pt; display scale does not apply).
     public static func vector(_ layout: Layout, spec: Spec, format: VectorFormat, parts: RenderParts = .all) -> Data {
         let sink = DataSink()
