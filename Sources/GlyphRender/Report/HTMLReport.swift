@@ -1,0 +1,305 @@
+import Foundation
+
+/// The designers' report: one self-contained `index.html` (no server, no network, no outside fonts
+/// or scripts) beside its pictures. Semantic HTML, usable with the keyboard, its own text and
+/// controls at WCAG AA contrast.
+extension RunReport {
+    public func html() -> String {
+        var h = HTMLBuilder()
+        let c = counts
+        let status = passed ? "Passed" : "Failed"
+        h.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        h.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        h.raw("<title>glyphaudit report — \(status)</title>\n<style>\(HTMLBuilder.css)</style>\n</head>\n<body>\n")
+        h.raw("<a class=\"skip\" href=\"#main\">Skip to the report</a>\n")
+        h.raw("<header class=\"top\"><div class=\"wrap\"><h1>glyphaudit report</h1>")
+        h.raw("<p class=\"status \(passed ? "pass" : "fail")\"><span aria-hidden=\"true\">\(passed ? "✓" : "✕")</span> \(status)")
+        h.raw(" <span class=\"muted\">fails on \(h.e(failOn)) · \(h.e(tool))\(shard.map { " · shard \(h.e($0))" } ?? "")</span></p></div></header>\n")
+        h.raw("<main id=\"main\" class=\"wrap\">\n")
+
+        // Overview
+        h.raw("<section aria-labelledby=\"overview\"><h2 id=\"overview\">Overview</h2>\n<ul class=\"cards\">\n")
+        h.card("Variants", "\(c.variants)", "rendered and audited")
+        h.card("Errors", "\(c.errors)", "findings", tone: c.errors > 0 ? "bad" : "good")
+        h.card("Warnings", "\(c.warnings)", "findings", tone: c.warnings > 0 ? "warn" : "good")
+        h.card("Info", "\(c.infos)", c.accepted > 0 ? "findings · \(c.accepted) accepted" : "findings")
+        if snapshots != nil {
+            let changes = c.snapshotMismatches + c.snapshotNew + c.snapshotStale
+            h.card("Snapshot changes", "\(changes)", "\(c.snapshotMismatches) changed · \(c.snapshotNew) new · \(c.snapshotStale) stale",
+                   tone: c.snapshotFailed > 0 ? "bad" : "good")
+        }
+        h.raw("</ul>\n")
+        h.raw("<table class=\"counts\"><caption>Findings by preset and rule (errors / warnings / info)</caption>\n<thead><tr><th scope=\"col\">Preset</th>")
+        let ruleIDs = rules.map(\.id)
+        let rulesWithFindings = Set(findings.map(\.rule))
+        for r in ruleIDs {
+            h.raw(rulesWithFindings.contains(r) ? "<th scope=\"col\"><a href=\"#rule-\(h.e(r))\">\(h.e(r))</a></th>" : "<th scope=\"col\">\(h.e(r))</th>")
+        }
+        h.raw("</tr></thead>\n<tbody>\n")
+        for p in presets {
+            h.raw("<tr><th scope=\"row\"><a href=\"#preset-\(h.e(p.name))\">\(h.e(p.name))</a></th>")
+            for r in ruleIDs {
+                let fs = findings.filter { $0.preset == p.name && $0.rule == r && $0.accepted == nil }
+                let e = fs.filter { $0.severity == "error" }.count, w = fs.filter { $0.severity == "warning" }.count
+                let i = fs.count - e - w
+                let cls = e > 0 ? "bad" : w > 0 ? "warn" : "ok"
+                h.raw("<td class=\"\(cls)\">\(fs.isEmpty ? "<span class=\"muted\">—</span>" : "\(e) / \(w) / \(i)")</td>")
+            }
+            h.raw("</tr>\n")
+        }
+        h.raw("</tbody></table>\n</section>\n")
+
+        // Filters
+        let themes = Array(Set(variants.map(\.theme))).sorted()
+        let dts = DynamicTypeSize.allCases.map(\.short).filter { s in variants.contains { $0.dynamicType == s } }
+        h.raw("<section aria-labelledby=\"filters\" class=\"filters\"><h2 id=\"filters\">Filters</h2>\n<form id=\"filter-form\" onsubmit=\"return false\">\n")
+        h.select("preset", "Preset", presets.map(\.name))
+        h.select("rule", "Rule", ruleIDs)
+        h.select("severity", "Severity", ["error", "warning", "info"])
+        h.select("theme", "Theme", themes)
+        h.select("dt", "Dynamic Type size", dts)
+        h.raw("<p class=\"filter-note\" id=\"filter-count\" role=\"status\" aria-live=\"polite\"></p>\n</form></section>\n")
+
+        // Contact sheets
+        let findingsByVariant = variantFindingIndex()
+        h.raw("<section aria-labelledby=\"sheets\"><h2 id=\"sheets\">Contact sheets</h2>\n")
+        h.raw("<p class=\"muted\">Each cell is the @2x render on its own surface. Cells with findings are outlined "
+              + "(solid: error, dashed: warning) and link to them.</p>\n")
+        for p in presets {
+            let pv = variants.filter { $0.preset == p.name && $0.image != nil }
+            if pv.isEmpty { continue }
+            h.raw("<section class=\"preset\" id=\"preset-\(h.e(p.name))\" data-preset=\"\(h.e(p.name))\"><h3>\(h.e(p.name))</h3>\n")
+            if !p.description.isEmpty { h.raw("<p class=\"muted\">\(h.e(p.description))</p>\n") }
+            let components = orderedUnique(pv.map(\.component))
+            let columns = p.themes.flatMap { t in p.states.map { (t, $0) } }
+            for comp in components {
+                let cv = pv.filter { $0.component == comp }
+                h.raw("<div class=\"sheet-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"\(h.e(p.name)) \(h.e(comp)) contact sheet\">\n")
+                h.raw("<table class=\"sheet\"><caption>\(h.e(comp)) · @2x</caption>\n<thead><tr><th scope=\"col\">Size</th>")
+                for (t, s) in columns { h.raw("<th scope=\"col\" data-theme=\"\(h.e(t))\">\(h.e(t))<br><span class=\"muted\">\(h.e(s))</span></th>") }
+                h.raw("</tr></thead>\n<tbody>\n")
+                for dt in dts {
+                    let row = cv.filter { $0.dynamicType == dt }
+                    if row.isEmpty { continue }
+                    h.raw("<tr data-dt=\"\(dt)\"><th scope=\"row\">\(dt)</th>")
+                    for (t, s) in columns {
+                        guard let v = row.first(where: { $0.theme == t && $0.state == s }), let img = v.image else {
+                            h.raw("<td data-theme=\"\(h.e(t))\"></td>")
+                            continue
+                        }
+                        let related = findingsByVariant[v.pictureKey] ?? []
+                        let worst = related.map { findings[$0].severity }.min { rank($0) < rank($1) }
+                        let cls = worst.map { " class=\"flag-\($0)\"" } ?? ""
+                        let rulesAttr = Set(related.map { findings[$0].rule }).sorted().joined(separator: " ")
+                        let alt = "\(v.id.replacingOccurrences(of: "@2x", with: ""))\(related.isEmpty ? "" : ", \(related.count) finding\(related.count == 1 ? "" : "s")")"
+                        let image = "<img src=\"\(h.e(img))\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(h.e(alt))\" loading=\"lazy\">"
+                        h.raw("<td data-theme=\"\(h.e(t))\" data-rules=\"\(h.e(rulesAttr))\"\(cls)>")
+                        if let first = related.first {
+                            h.raw("<a href=\"#f-\(first)\">\(image)</a>")
+                        } else {
+                            h.raw(image)
+                        }
+                        h.raw("</td>")
+                    }
+                    h.raw("</tr>\n")
+                }
+                h.raw("</tbody></table></div>\n")
+            }
+            h.raw("</section>\n")
+        }
+        h.raw("</section>\n")
+
+        // Findings
+        h.raw("<section aria-labelledby=\"findings\"><h2 id=\"findings\">Findings</h2>\n")
+        if findings.isEmpty { h.raw("<p>No findings.</p>\n") }
+        var ruleAnchors = Set<String>()
+        for p in presets {
+            let pf = findings.indices.filter { findings[$0].preset == p.name }
+            if pf.isEmpty { continue }
+            h.raw("<section class=\"finding-group\" data-preset=\"\(h.e(p.name))\"><h3>\(h.e(p.name))</h3>\n")
+            for rule in rules {
+                let rf = pf.filter { findings[$0].rule == rule.id }
+                if rf.isEmpty { continue }
+                let anchor = ruleAnchors.insert(rule.id).inserted ? "rule-\(rule.id)" : "rule-\(rule.id)-\(p.name)"
+                h.raw("<section class=\"rule-group\" data-rule=\"\(h.e(rule.id))\"><h4 id=\"\(h.e(anchor))\">\(h.e(rule.title)) <code>\(h.e(rule.id))</code>")
+                if let cr = rule.criterion { h.raw(" <span class=\"muted\">WCAG \(h.e(cr))</span>") }
+                h.raw(" <span class=\"muted\">· \(rf.count)</span></h4>\n")
+                h.raw("<details class=\"fix\"><summary>What it checks and how to fix it</summary><p>\(h.e(rule.summary))</p><p><strong>Fix:</strong> \(h.e(rule.fix))</p></details>\n")
+                for i in rf {
+                    let f = findings[i]
+                    let parts = VariantPattern.parts(f.variant).map(String.init)
+                    let theme = parts.count > 3 ? parts[3] : "*"
+                    let dt = parts.count > 2 ? parts[2] : "*"
+                    h.raw("<article class=\"finding sev-\(h.e(f.severity))\" id=\"f-\(i)\" data-preset=\"\(h.e(f.preset))\" data-rule=\"\(h.e(f.rule))\" data-severity=\"\(h.e(f.severity))\" data-theme=\"\(h.e(theme))\" data-dt=\"\(h.e(dt))\">\n")
+                    h.raw("<p class=\"head\"><span class=\"badge \(h.e(f.severity))\">\(h.e(f.severity.capitalized))</span>")
+                    if f.accepted != nil { h.raw(" <span class=\"badge accepted\">Accepted</span>") }
+                    h.raw(" <code>\(h.e(f.variant))</code> <span class=\"muted\">\(h.e(f.subject))</span></p>\n")
+                    h.raw("<p class=\"message\">\(h.e(f.message))</p>\n")
+                    if let reason = f.accepted { h.raw("<p class=\"muted\">Accepted: \(h.e(reason))</p>\n") }
+                    if let l = f.location {
+                        var where_ = l.file + (l.line.map { ":\($0)" } ?? "")
+                        if let k = l.keyPath { where_ += " (\(k))" }
+                        if let t = l.token { where_ += " · token \(t)" + (l.tokenFile.map { " in \($0)" + (l.tokenLine.map { ":\($0)" } ?? "") } ?? "") }
+                        h.raw("<p class=\"muted\">Source: <code>\(h.e(where_))</code></p>\n")
+                    }
+                    if let ev = f.evidence {
+                        h.raw("<figure><img src=\"\(h.e(ev))\" alt=\"Evidence for \(h.e(f.rule)) in \(h.e(f.variant)): \(h.e(f.message))\" loading=\"lazy\"><figcaption>Evidence</figcaption></figure>\n")
+                    }
+                    let nums = f.numbers.sorted { $0.key < $1.key }.map { "\($0.key) \(formatNumber($0.value))" }
+                        + f.values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                    if !nums.isEmpty { h.raw("<p class=\"numbers\">\(h.e(nums.joined(separator: " · ")))</p>\n") }
+                    h.raw("</article>\n")
+                }
+                h.raw("</section>\n")
+            }
+            h.raw("</section>\n")
+        }
+        h.raw("</section>\n")
+
+        // Snapshots
+        if let snap = snapshots {
+            let changed = snap.results.filter { $0.status != "match" }
+            h.raw("<section aria-labelledby=\"snapshots\"><h2 id=\"snapshots\">Snapshot changes</h2>\n")
+            h.raw("<p class=\"muted\">Baselines in <code>\(h.e(snap.folder))</code>: \(c.snapshotMatches) match, \(c.snapshotMismatches) changed, \(c.snapshotNew) new, \(c.snapshotStale) stale.</p>\n")
+            for (n, s) in changed.enumerated() {
+                let parts = VariantPattern.parts(s.id).map(String.init)
+                h.raw("<article class=\"snapshot\" id=\"s-\(n)\" data-preset=\"\(h.e(parts.first ?? ""))\" data-theme=\"\(h.e(parts.count > 3 ? parts[3] : ""))\" data-dt=\"\(h.e(parts.count > 2 ? parts[2] : ""))\">\n")
+                h.raw("<h3><code>\(h.e(s.id))</code> <span class=\"badge \(s.failed ? "error" : "info")\">\(h.e(s.status))</span></h3>\n")
+                if let m = s.message { h.raw("<p>\(h.e(m))</p>\n") }
+                if let e = s.expected, let a = s.actual {
+                    h.raw("<div class=\"compare\" data-compare><div class=\"stack\"><img src=\"\(h.e(e))\" alt=\"Expected (baseline) \(h.e(s.id))\"><img class=\"over\" src=\"\(h.e(a))\" alt=\"Actual render \(h.e(s.id))\"></div>\n")
+                    h.raw("<label>Slide between expected and actual <input type=\"range\" min=\"0\" max=\"100\" value=\"50\" data-slider></label> ")
+                    h.raw("<button type=\"button\" data-flip>Flip</button></div>\n")
+                }
+                let pics = [("Expected", s.expected), ("Diff", s.diff), ("Actual", s.actual)].compactMap { l, p in p.map { (l, $0) } }
+                if !pics.isEmpty {
+                    h.raw("<div class=\"triple\">")
+                    for (label, p) in pics { h.raw("<figure><img src=\"\(h.e(p))\" alt=\"\(label) \(h.e(s.id))\" loading=\"lazy\"><figcaption>\(label)</figcaption></figure>") }
+                    h.raw("</div>\n")
+                }
+                h.raw("</article>\n")
+            }
+            if changed.isEmpty { h.raw("<p>Every baseline matches.</p>\n") }
+            h.raw("</section>\n")
+        }
+
+        h.raw("</main>\n<footer class=\"wrap muted\"><p>Made by \(h.e(tool)). Open this file straight from disk; it loads nothing from the network.</p></footer>\n")
+        h.raw("<script>\(HTMLBuilder.script)</script>\n</body>\n</html>\n")
+        return h.text
+    }
+
+    /// For each picture (variant id at @2x), the findings that cover it.
+    func variantFindingIndex() -> [String: [Int]] {
+        var out: [String: [Int]] = [:]
+        let ids = variants.filter { $0.image != nil }
+        for (i, f) in findings.enumerated() where f.accepted == nil {
+            for v in ids where VariantPattern.matches(f.variant, v.id) || VariantPattern.matches(f.variant, v.id.replacingOccurrences(of: "@2x", with: "@1x"))
+                || VariantPattern.matches(f.variant, v.id.replacingOccurrences(of: "@2x", with: "@3x")) {
+                out[v.pictureKey, default: []].append(i)
+            }
+        }
+        return out
+    }
+
+    func rank(_ severity: String) -> Int { severity == "error" ? 0 : severity == "warning" ? 1 : 2 }
+
+    func formatNumber(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.4g", v)
+    }
+
+    func orderedUnique(_ xs: [String]) -> [String] {
+        var seen = Set<String>()
+        return xs.filter { seen.insert($0).inserted }
+    }
+}
+
+extension VariantRecord {
+    var pictureKey: String { id }
+}
+
+struct HTMLBuilder {
+    var text = ""
+
+    mutating func raw(_ s: String) { text += s }
+
+    func e(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    mutating func card(_ title: String, _ value: String, _ note: String, tone: String = "") {
+        raw("<li class=\"card \(tone)\"><span class=\"value\">\(e(value))</span> <span class=\"title\">\(e(title))</span><span class=\"note\">\(e(note))</span></li>\n")
+    }
+
+    mutating func select(_ key: String, _ label: String, _ options: [String]) {
+        raw("<label>\(e(label)) <select data-filter=\"\(e(key))\"><option value=\"\">All</option>")
+        for o in options { raw("<option>\(e(o))</option>") }
+        raw("</select></label>\n")
+    }
+
+    static let css = """
+    :root{--ink:#1c1c1e;--muted:#545458;--line:#c7c7cc;--bg:#ffffff;--panel:#f2f2f7;--bad:#b3261e;--warn:#8a5300;--good:#1b6e2d;--focus:#0040dd}
+    *{box-sizing:border-box}body{margin:0;font:15px/1.5 -apple-system,"Inter","Segoe UI","DejaVu Sans",sans-serif;color:var(--ink);background:var(--bg)}
+    .wrap{max-width:1400px;margin:0 auto;padding:0 20px}.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:9}
+    a{color:#0040dd}a:focus,button:focus,select:focus,input:focus,[tabindex]:focus{outline:3px solid var(--focus);outline-offset:2px}
+    .top{background:var(--panel);border-bottom:1px solid var(--line);padding:12px 0}.top h1{margin:0;font-size:22px}
+    .status{margin:4px 0 0;font-weight:600;font-size:18px}.status.pass{color:var(--good)}.status.fail{color:var(--bad)}
+    .muted{color:var(--muted);font-weight:400}h2{margin-top:32px;border-bottom:1px solid var(--line);padding-bottom:4px}
+    .cards{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:12px}.card{background:var(--panel);border-radius:10px;padding:12px 16px;min-width:160px;border-left:6px solid var(--line)}
+    .card.bad{border-left-color:var(--bad)}.card.warn{border-left-color:var(--warn)}.card.good{border-left-color:var(--good)}
+    .card .value{font-size:28px;font-weight:700;display:block}.card .title{font-weight:600}.card .note{display:block;color:var(--muted);font-size:13px}
+    table{border-collapse:collapse}caption{text-align:left;font-weight:600;padding:6px 0}th,td{border:1px solid var(--line);padding:4px 8px;vertical-align:middle}
+    .counts td.bad{color:var(--bad);font-weight:600}.counts td.warn{color:var(--warn);font-weight:600}
+    .filters form{display:flex;flex-wrap:wrap;gap:16px;align-items:center}.filters select{font:inherit;padding:4px;border:1px solid var(--muted);border-radius:6px;background:#fff;color:var(--ink)}
+    .sheet-scroll{overflow-x:auto;margin:8px 0 24px}.sheet th{background:var(--panel);font-size:13px}.sheet td{padding:4px;background:var(--panel)}
+    .sheet img{display:block}.sheet td.flag-error{outline:3px solid var(--bad);outline-offset:-3px}.sheet td.flag-warning{outline:3px dashed var(--warn);outline-offset:-3px}
+    .finding{border:1px solid var(--line);border-left:6px solid var(--line);border-radius:8px;padding:8px 12px;margin:8px 0}
+    .finding.sev-error{border-left-color:var(--bad)}.finding.sev-warning{border-left-color:var(--warn)}.finding .head{margin:0}.finding .message{margin:4px 0;font-weight:600}
+    .numbers{font-size:13px;color:var(--muted)}.badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:13px;font-weight:700;border:1px solid currentColor}
+    .badge.error{color:var(--bad)}.badge.warning{color:var(--warn)}.badge.info{color:var(--muted)}.badge.accepted{color:var(--good)}
+    figure{margin:8px 0}figure img{max-width:100%;border:1px solid var(--line)}figcaption{font-size:13px;color:var(--muted)}
+    .fix summary{cursor:pointer;color:#0040dd}.triple{display:flex;flex-wrap:wrap;gap:12px}
+    .compare .stack{position:relative;display:inline-block;border:1px solid var(--line)}.compare .stack img{display:block}
+    .compare .over{position:absolute;left:0;top:0;clip-path:inset(0 50% 0 0)}button{font:inherit;padding:4px 12px;border:1px solid var(--muted);border-radius:6px;background:#fff;color:var(--ink);cursor:pointer}
+    [hidden]{display:none!important}footer{margin:40px auto;font-size:13px}
+    """
+
+    static let script = """
+    (function(){
+      var form=document.getElementById('filter-form');var note=document.getElementById('filter-count');
+      function val(k){var s=form.querySelector('[data-filter="'+k+'"]');return s?s.value:'';}
+      function ok(el,k,v,attr){if(!v)return true;var a=el.getAttribute(attr||('data-'+k));if(a===null)return true;if(a==='*')return true;return (' '+a+' ').indexOf(' '+v+' ')>=0;}
+      function apply(){
+        var f={preset:val('preset'),rule:val('rule'),severity:val('severity'),theme:val('theme'),dt:val('dt')};
+        var shown=0;
+        document.querySelectorAll('article.finding').forEach(function(el){
+          var vis=ok(el,'preset',f.preset)&&ok(el,'rule',f.rule)&&ok(el,'severity',f.severity)&&ok(el,'theme',f.theme)&&ok(el,'dt',f.dt);
+          el.hidden=!vis;if(vis)shown++;});
+        document.querySelectorAll('section.rule-group,section.finding-group').forEach(function(s){
+          s.hidden=!s.querySelector('article.finding:not([hidden])');});
+        document.querySelectorAll('section.preset').forEach(function(s){s.hidden=!ok(s,'preset',f.preset);});
+        document.querySelectorAll('table.sheet tr[data-dt]').forEach(function(r){r.hidden=!ok(r,'dt',f.dt);});
+        document.querySelectorAll('table.sheet [data-theme]').forEach(function(c){c.hidden=!ok(c,'theme',f.theme);});
+        document.querySelectorAll('table.sheet td[data-rules]').forEach(function(c){c.style.opacity=(f.rule&&!ok(c,'rule',f.rule,'data-rules'))?'0.35':'';});
+        document.querySelectorAll('article.snapshot').forEach(function(el){el.hidden=!(ok(el,'preset',f.preset)&&ok(el,'theme',f.theme)&&ok(el,'dt',f.dt));});
+        note.textContent=shown+' finding'+(shown===1?'':'s')+' shown';
+      }
+      form.addEventListener('change',apply);apply();
+      document.querySelectorAll('[data-compare]').forEach(function(box){
+        var over=box.querySelector('.over');var slider=box.querySelector('[data-slider]');var flip=box.querySelector('[data-flip]');
+        function set(p){over.style.clipPath='inset(0 '+(100-p)+'% 0 0)';}
+        slider.addEventListener('input',function(){set(+slider.value);});
+        flip.addEventListener('click',function(){slider.value=(+slider.value>50)?0:100;set(+slider.value);});
+        set(+slider.value);});
+    })();
+    """
+}

@@ -1,0 +1,230 @@
+import Foundation
+
+/// Everything one run found, in a form that is written to `report.json` and read back by
+/// `merge-reports`: every other report (HTML, JUnit, SARIF, Markdown) is made from this alone.
+/// The format is documented in docs/report-format.md; `schema` names its version.
+public struct RunReport: Codable, Sendable, Equatable {
+    public static let currentSchema = "glyphaudit-report/1"
+
+    public var schema: String = RunReport.currentSchema
+    public var tool: String
+    /// `I/N` when this is one shard of a run; nil for a whole run (and after merging).
+    public var shard: String?
+    /// The findings' fail level the run used (`error`, `warning`, `never`).
+    public var failOn: String
+    public var presets: [PresetRecord]
+    public var variants: [VariantRecord]
+    public var findings: [FindingRecord]
+    /// nil when snapshots were not checked.
+    public var snapshots: SnapshotSection?
+    public var rules: [RuleRecord]
+
+    public init(tool: String, shard: String? = nil, failOn: String, presets: [PresetRecord], variants: [VariantRecord],
+                findings: [FindingRecord], snapshots: SnapshotSection?, rules: [RuleRecord]) {
+        self.tool = tool
+        self.shard = shard
+        self.failOn = failOn
+        self.presets = presets
+        self.variants = variants
+        self.findings = findings
+        self.snapshots = snapshots
+        self.rules = rules
+    }
+}
+
+public struct PresetRecord: Codable, Sendable, Equatable {
+    public var name: String
+    public var control: String
+    public var description: String
+    /// The spec file (relative to the working directory when possible; `Assets/…` for built-ins).
+    public var source: String
+    public var tokens: String?
+    public var shapes: [String]
+    public var sizes: [String]
+    public var themes: [String]
+    public var states: [String]
+    public var dynamicTypeSizes: [String]
+    public var scales: [Int]
+    /// Variants in the whole (unsharded, unfiltered) matrix.
+    public var variantCount: Int
+}
+
+public struct VariantRecord: Codable, Sendable, Equatable {
+    /// Position in the whole selected matrix (the same in every shard); orders merged reports.
+    public var index: Int
+    public var id: String
+    public var preset: String
+    public var component: String
+    public var dynamicType: String
+    public var theme: String
+    public var state: String
+    public var scale: Int
+    /// The render in the report folder (written for @2x variants, for the contact sheet).
+    public var image: String?
+    public var width: Int
+    public var height: Int
+}
+
+public struct LocationRecord: Codable, Sendable, Equatable {
+    public var file: String
+    public var line: Int?
+    public var keyPath: String?
+    public var token: String?
+    public var tokenFile: String?
+    public var tokenLine: Int?
+}
+
+public struct FindingRecord: Codable, Sendable, Equatable {
+    public var rule: String
+    public var severity: String
+    public var criterion: String?
+    /// A variant id; `*` stands for every value of that part (see Finding).
+    public var variant: String
+    public var subject: String
+    public var message: String
+    public var numbers: [String: Double]
+    public var values: [String: String]
+    public var location: LocationRecord?
+    /// The reason a baseline of accepted findings gives, when it accepts this one.
+    public var accepted: String?
+    /// The picture that proves it, relative to the report folder.
+    public var evidence: String?
+
+    public var preset: String { String(variant.split(separator: "/").first ?? "") }
+
+    /// Whether the finding covers a variant id (`*` matches any value of a part).
+    public func covers(_ id: String) -> Bool { VariantPattern.matches(variant, id) }
+}
+
+public struct SnapshotSection: Codable, Sendable, Equatable {
+    public var folder: String
+    public var results: [SnapshotRecord]
+}
+
+public struct SnapshotRecord: Codable, Sendable, Equatable {
+    public var id: String
+    /// `match`, `mismatch`, `new`, `stale`, `unreadable`, …
+    public var status: String
+    public var failed: Bool
+    public var baseline: String
+    public var action: String?
+    public var message: String?
+    public var mismatchedPixels: Int?
+    public var mismatchRatio: Double?
+    public var maxDelta: Double?
+    public var expectedSize: [Int]?
+    public var actualSize: [Int]?
+    /// expected / actual / diff pictures, relative to the report folder.
+    public var expected: String?
+    public var actual: String?
+    public var diff: String?
+}
+
+public struct RuleRecord: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var criterion: String?
+    public var severity: String
+    public var summary: String
+    public var fix: String
+}
+
+/// Variant ids with `*` parts.
+public enum VariantPattern {
+    public static func matches(_ pattern: String, _ id: String) -> Bool {
+        if !pattern.contains("*") { return pattern == id }
+        return parts(pattern).elementsEqual(parts(id)) { p, v in p == "*" || p == v }
+    }
+
+    /// Splits `preset/component/dt/theme/state@Nx` into its six parts.
+    static func parts(_ id: String) -> [Substring] {
+        var p = id.split(separator: "/", omittingEmptySubsequences: false)
+        guard let last = p.popLast() else { return [] }
+        let s = last.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        return p + s
+    }
+}
+
+extension RunReport {
+    public struct Counts: Sendable, Equatable {
+        public var variants = 0
+        public var errors = 0
+        public var warnings = 0
+        public var infos = 0
+        public var accepted = 0
+        public var byRule: [String: [String: Int]] = [:]
+        public var snapshotMismatches = 0
+        public var snapshotNew = 0
+        public var snapshotStale = 0
+        public var snapshotFailed = 0
+        public var snapshotMatches = 0
+    }
+
+    public var counts: Counts {
+        var c = Counts()
+        c.variants = variants.count
+        for f in findings {
+            if f.accepted != nil { c.accepted += 1; continue }
+            switch f.severity {
+            case "error": c.errors += 1
+            case "warning": c.warnings += 1
+            default: c.infos += 1
+            }
+            c.byRule[f.rule, default: [:]][f.severity, default: 0] += 1
+        }
+        for s in snapshots?.results ?? [] {
+            switch s.status {
+            case "match": c.snapshotMatches += 1
+            case "mismatch": c.snapshotMismatches += 1
+            case "new": c.snapshotNew += 1
+            case "stale": c.snapshotStale += 1
+            default: break
+            }
+            if s.failed { c.snapshotFailed += 1 }
+        }
+        return c
+    }
+
+    /// Findings that fail the run at its fail level (accepted ones never do).
+    public var failingFindings: [FindingRecord] {
+        findings.filter { f in
+            guard f.accepted == nil else { return false }
+            switch failOn {
+            case "never": return false
+            case "warning": return f.severity == "error" || f.severity == "warning"
+            default: return f.severity == "error"
+            }
+        }
+    }
+
+    /// 0 clean, 1 findings at the fail level or failed snapshots.
+    public var exitStatus: Int32 {
+        failingFindings.isEmpty && counts.snapshotFailed == 0 ? 0 : 1
+    }
+
+    public var passed: Bool { exitStatus == 0 }
+
+    /// The report as JSON: sorted keys, two-space indent, so equal reports are equal bytes.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    public static func read(_ url: URL) throws(InputError) -> RunReport {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw InputError(file: url.path, message: "cannot read the report (no report.json here?)")
+        }
+        let report: RunReport
+        do { report = try JSONDecoder().decode(RunReport.self, from: data) } catch {
+            throw InputError(file: url.path, message: "not a glyphaudit report: \(error)")
+        }
+        guard report.schema == currentSchema else {
+            throw InputError(file: url.path, keyPath: "schema", message: "report schema \(report.schema); this tool reads \(currentSchema)")
+        }
+        return report
+    }
+}
