@@ -5,6 +5,8 @@ import Foundation
 public struct PlannedVariant: Sendable {
     public let spec: Spec
     public let layout: Layout
+    /// Position in the whole selected (filtered, unsharded) matrix: the same in every shard.
+    public let index: Int
     public var variant: Variant { layout.variant }
 }
 
@@ -14,6 +16,8 @@ public struct Plan: Sendable {
     public let items: [PlannedVariant]
     /// How many variants the specs have before filtering.
     public let total: Int
+    /// How many the filter selected (before sharding).
+    public let selected: Int
 
     public init(specs: [Spec], filter: VariantFilter = VariantFilter(), shard: Shard? = nil) throws(InputError) {
         var seen = Set<String>()
@@ -24,32 +28,32 @@ public struct Plan: Sendable {
             }
         }
         self.specs = specs
-        var items: [PlannedVariant] = []
+        var selected: [(Spec, Variant)] = []
         var total = 0
-        var index = 0
         for spec in specs {
             for v in spec.variants() {
                 total += 1
-                guard filter.matches(v) else { continue }
-                defer { index += 1 }
-                if let shard, !shard.contains(index) { continue }
-                items.append(PlannedVariant(spec: spec, layout: try Layout(spec: spec, variant: v)))
+                if filter.matches(v) { selected.append((spec, v)) }
             }
+        }
+        let keep = shard.map { $0.members(selected.map { "\($0.1.preset)/\($0.1.component)" }) }
+        var items: [PlannedVariant] = []
+        for (index, (spec, v)) in selected.enumerated() where keep?[index] ?? true {
+            items.append(PlannedVariant(spec: spec, layout: try Layout(spec: spec, variant: v), index: index))
         }
         self.items = items
         self.total = total
+        self.selected = selected.count
     }
 }
 
-extension Plan {
-    /// Renders every item in memory on `jobs` threads; the result is index-aligned with `items`.
-    public func renderAll(jobs: Int, parts: RenderParts = .all) -> [Raster] {
-        let items = self.items
-        return parallelMap(items.count, jobs: jobs) { i in Renderer.raster(items[i].layout, spec: items[i].spec, parts: parts) }
-    }
-}
-
-/// `--shard I/N`: the I-th of N deterministic slices of the filtered matrix (1-based), round robin.
+/// `--shard I/N`: the I-th of N deterministic slices of the selected matrix (1-based).
+///
+/// A slice holds whole components (a preset's shape and size, with all its Dynamic Type sizes,
+/// themes, states and scales), because audits compare states and Dynamic Type sizes of one
+/// component with each other: so the findings of the shards, merged, are those of one whole run.
+/// Components go, largest first (ties in matrix order), to the shard with the fewest variants so
+/// far, so no two shards differ by more than the largest component.
 public struct Shard: Sendable, Equatable {
     public let index: Int
     public let count: Int
@@ -61,7 +65,25 @@ public struct Shard: Sendable, Equatable {
         count = n
     }
 
-    public func contains(_ position: Int) -> Bool { position % count == index - 1 }
+    public var description: String { "\(index)/\(count)" }
+
+    /// For each position, whether it falls in this shard; `groups[i]` names the component of position i.
+    public func members(_ groups: [String]) -> [Bool] {
+        var sizes: [String: Int] = [:]
+        var order: [String] = []
+        for g in groups {
+            if sizes[g] == nil { order.append(g) }
+            sizes[g, default: 0] += 1
+        }
+        var load = [Int](repeating: 0, count: count)
+        var owner: [String: Int] = [:]
+        for g in order.enumerated().sorted(by: { sizes[$0.element]! > sizes[$1.element]! || (sizes[$0.element]! == sizes[$1.element]! && $0.offset < $1.offset) }).map(\.element) {
+            let target = load.indices.min { load[$0] < load[$1] || (load[$0] == load[$1] && $0 < $1) }!
+            owner[g] = target
+            load[target] += sizes[g]!
+        }
+        return groups.map { owner[$0] == index - 1 }
+    }
 }
 
 /// Runs `body` for 0..<count on `jobs` threads and returns the results in index order.
@@ -100,3 +122,11 @@ final class UnsafeSendableBuffer<T>: @unchecked Sendable {
 
 /// The number of cores, for `--jobs` by default.
 public var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+extension Plan {
+    /// Renders every item in memory on `jobs` threads; the result is index-aligned with `items`.
+    public func renderAll(jobs: Int, parts: RenderParts = .all) -> [Raster] {
+        let items = self.items
+        return parallelMap(items.count, jobs: jobs) { i in Renderer.raster(items[i].layout, spec: items[i].spec, parts: parts) }
+    }
+}
