@@ -105,19 +105,27 @@ public func parallelMap<T: Sendable>(_ count: Int, jobs: Int, _ body: @Sendable 
     return results.values.map { $0! }
 }
 
-/// Each index is written by exactly one worker, so writes never race.
+/// Each index is written by exactly one worker, so writes never race. The buffer is allocated once:
+/// `Array.withUnsafeMutableBufferPointer` from several threads at once is itself a race (it moves
+/// the array's storage out while the closure runs) and crashed under load.
 final class UnsafeSendableBuffer<T>: @unchecked Sendable {
-    private var storage: [T]
+    private let storage: UnsafeMutableBufferPointer<T>
 
     init<U>(count: Int) where T == U? {
-        storage = Array(repeating: nil, count: count)
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = storage.deinitialize()
+        storage.deallocate()
     }
 
     func set(_ i: Int, _ value: T) {
-        storage.withUnsafeMutableBufferPointer { $0[i] = value }
+        storage[i] = value
     }
 
-    var values: [T] { storage }
+    var values: [T] { Array(storage) }
 }
 
 /// The number of cores, for `--jobs` by default.
