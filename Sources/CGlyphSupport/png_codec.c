@@ -62,12 +62,17 @@ int glyph_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int h
         return -1;
     }
     png_infop info = png_create_info_struct(png);
-    uint8_t *row = NULL;
-    if (!info || setjmp(png_jmpbuf(png))) {
+    uint8_t *volatile row = NULL;
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        snprintf(error, error_size, "cannot create PNG info");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        /* on_error has written libpng's message into `error`. */
         png_destroy_write_struct(&png, &info);
         free(row);
         glyph_buffer_free(out);
-        if (!info) snprintf(error, error_size, "cannot create PNG info");
         return -1;
     }
     png_set_write_fn(png, out, write_to_buffer, flush_nothing);
@@ -141,11 +146,16 @@ int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t **rgba, uint32
     png_infop info = png_create_info_struct(png);
     uint8_t *volatile pixels = NULL;
     png_bytep *volatile rows = NULL;
-    if (!info || setjmp(png_jmpbuf(png))) {
+    if (!info) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        snprintf(error, error_size, "cannot create PNG info");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        /* on_error has written libpng's message into `error`. */
         png_destroy_read_struct(&png, &info, NULL);
         free(pixels);
         free(rows);
-        if (!info) snprintf(error, error_size, "cannot create PNG info");
         return -1;
     }
     read_source source = {bytes, length, 0};

@@ -7,6 +7,11 @@ let commands: [Command] = [
     RunCommand.command,
     RenderCommand.command,
     PresetsCommand.command,
+    AuditCommand.command,
+    CheckCommand.command,
+    DiffCommand.command,
+    RulesCommand.command,
+    MergeReportsCommand.command,
 ]
 
 func mainHelp() -> String {

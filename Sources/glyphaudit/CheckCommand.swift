@@ -1,0 +1,159 @@
+import Foundation
+import GlyphRender
+
+enum CheckCommand {
+    static let command = Command(
+        name: "check",
+        summary: "Compare renders with the baseline PNGs; record, update or prune baselines.",
+        usage: "glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--snapshots DIR] [--out DIR] "
+            + "[--record] [--update] [--prune] [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] [--json]",
+        discussion: """
+        Renders every selected variant in memory and compares it with its baseline
+        DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.png (libpng decode; identical
+        pixels are found with one memory comparison, pixelmatch v6.0.0 runs only where they differ).
+        A variant fails when more pixels differ than the gates allow (with no gate, any pixel) or when
+        its size changed. For each failing variant three PNGs go to --out:
+        <id>.actual.png, <id>.diff.png (pixelmatch's diff image) and <id>.sidebyside.png
+        (expected | diff | actual).
+
+        Listed on stdout: mismatches with their numbers, new variants (no baseline), stale baselines
+        (PNGs under a selected preset's folder that no variant of its full matrix produces; --only does
+        not make a baseline stale) and unreadable baselines. Nothing else writes a baseline than
+        --record (missing ones), --update (failing ones; matching files are left untouched) and --prune
+        (stale ones). An unreadable baseline is never overwritten: delete it and run --record.
+        Every write is atomic (temporary dotfile in the same folder, then rename); dotfiles are ignored.
+
+        Exit status: 0 every variant matches (after --record/--update); 1 a mismatch, or a new variant
+        without --record; 2 an unreadable baseline, a file that cannot be written, or bad input.
+        Stale baselines are reported but do not fail the check.
+        """,
+        options: Selection.options + [
+            Option(name: "snapshots", value: "DIR", help: "The baselines (default: snapshots)."),
+            Option(name: "out", value: "DIR", help: "Where the pictures of mismatches go (default: glyphaudit-out/snapshots)."),
+            Option.flag("record", "Write the baselines that are missing."),
+            Option.flag("update", "Rewrite the baselines of failing variants (only those)."),
+            Option.flag("prune", "Delete stale baselines."),
+            Option(name: "max-diff-pixels", value: "N",
+                   help: "Pass a variant when at most N pixels differ (default 0; with --max-diff-ratio alone, that gate only)."),
+            Option(name: "max-diff-ratio", value: "R",
+                   help: "Pass a variant when at most this share (0-1) of its pixels differ; both gates must hold when both are set."),
+            Option(name: "threshold", value: "T", help: "pixelmatch colour threshold, 0-1 (default 0.1; smaller is stricter)."),
+            Option.flag("json", "Print every result as JSON on stdout (instead of the list)."),
+            Option.flag("quiet", "No summary line on stderr; only the list (or JSON)."),
+        ],
+        run: run)
+
+    static func run(_ args: Arguments) throws -> Int32 {
+        if !args.positionals.isEmpty {
+            throw UsageError(message: "check takes no arguments, got \"\(args.positionals[0])\"")
+        }
+        let jobs = try Selection.jobs(args)
+        var pixelmatch = PixelmatchOptions()
+        if let t = try args.double("threshold", range: 0...1) { pixelmatch.threshold = t }
+        let options = SnapshotOptions(pixelmatch: pixelmatch,
+                                      maxDiffPixels: try args.int("max-diff-pixels", range: 0...Int.max),
+                                      maxDiffRatio: try args.double("max-diff-ratio", range: 0...1))
+        var writes: SnapshotWrites = []
+        if args.flag("record") { writes.insert(.record) }
+        if args.flag("update") { writes.insert(.update) }
+        if args.flag("prune") { writes.insert(.prune) }
+        let snapshots = URL(fileURLWithPath: args.value("snapshots") ?? "snapshots")
+        let out = URL(fileURLWithPath: args.value("out") ?? "glyphaudit-out/snapshots")
+
+        let start = DispatchTime.now()
+        let plan = try Selection.plan(args)
+        let checker = SnapshotChecker(store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes)
+        let report = checker.run(plan, jobs: jobs)
+
+        if args.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            var data = try encoder.encode(JSONReport(report: report))
+            data.append(0x0A)
+            FileHandle.standardOutput.write(data)
+        } else {
+            var text = ""
+            for r in report.results {
+                if let line = describe(r, root: snapshots) { text += line + "\n" }
+            }
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+        for r in report.results {
+            if r.status == .unreadable {
+                Console.error("\(r.baseline): unreadable baseline: \(r.message ?? "?")")
+            }
+            if let e = r.writeError { Console.error(e) }
+        }
+        Console.info(summary(report.counts, elapsed: seconds(since: start)))
+        return report.exitStatus
+    }
+
+    /// The JSON document: the results, the counts and the exit status.
+    struct JSONReport: Encodable {
+        var snapshots: String
+        var summary: SnapshotReport.Counts
+        var exitStatus: Int32
+        var results: [SnapshotResult]
+
+        init(report: SnapshotReport) {
+            snapshots = report.snapshots
+            summary = report.counts
+            exitStatus = report.exitStatus
+            results = report.results
+        }
+    }
+
+    /// One line per result worth a line (everything but a plain match).
+    static func describe(_ r: SnapshotResult, root: URL) -> String? {
+        let file = displayPath(r.baseline)
+        func tag(_ s: String) -> String { s.padding(toLength: 11, withPad: " ", startingAt: 0) }
+        var line: String
+        switch r.status {
+        case .match:
+            return nil
+        case .mismatch:
+            line = tag(r.action == .updated ? "updated" : "mismatch") + r.id + "  " + numbers(r.difference)
+            if let o = r.outputs { line += "; diff: \(displayPath(o.diff))" }
+            if r.action == .updated { line += "; rewrote \(file)" }
+        case .new:
+            line = tag(r.action == .recorded ? "recorded" : "new") + r.id
+            line += r.action == .recorded ? "  wrote \(file)" : "  no baseline at \(file) (--record writes it)"
+        case .stale:
+            line = tag(r.action == .pruned ? "pruned" : "stale") + file
+            line += r.action == .pruned ? "  deleted" : "  no variant produces it (--prune deletes it)"
+        case .unreadable:
+            line = tag("unreadable") + r.id + "  \(file): \(r.message ?? "?")"
+                + " (delete it and run --record to write a new one)"
+        }
+        if let e = r.writeError { line += "  FAILED: \(e)" }
+        return line
+    }
+
+    static func numbers(_ d: ImageDifference?) -> String {
+        guard let d else { return "" }
+        if !d.sameSize {
+            return "size changed: baseline \(d.expectedSize), render \(d.actualSize)"
+        }
+        return String(format: "%d px differ (%.3f%% of %d), largest colour difference %.3f",
+                      d.mismatchedPixels, d.mismatchRatio * 100, d.comparedPixels, d.maxColorDelta)
+            + (d.antialiasedPixels > 0 ? ", \(d.antialiasedPixels) anti-aliased px ignored" : "")
+    }
+
+    static func summary(_ c: SnapshotReport.Counts, elapsed: Double) -> String {
+        var parts = ["\(c.match) match", "\(c.mismatch) mismatch", "\(c.new) new", "\(c.stale) stale"]
+        if c.unreadable > 0 { parts.append("\(c.unreadable) unreadable") }
+        var done: [String] = []
+        if c.recorded > 0 { done.append("\(c.recorded) recorded") }
+        if c.updated > 0 { done.append("\(c.updated) updated") }
+        if c.pruned > 0 { done.append("\(c.pruned) pruned") }
+        return String(format: "checked %d variants: %@%@ in %.2f s", c.variants, parts.joined(separator: ", "),
+                      done.isEmpty ? "" : "; " + done.joined(separator: ", "), elapsed)
+    }
+
+    /// A path relative to the working directory when it lies below it.
+    static func displayPath(_ path: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+}

@@ -1,0 +1,490 @@
+import Foundation
+import Testing
+@testable import GlyphRender
+
+// Snapshot baselines: the store, the comparison with its gates, record / update / prune, stale
+// detection, unreadable baselines and the folder diff. Each test works on a small spec (8 variants)
+// in a fresh temporary folder.
+
+@Suite("Snapshot baselines and comparison")
+struct SnapshotTests {
+    // MARK: Round trip
+
+    @Test("record, then check: every variant matches and nothing is written")
+    func recordThenCheck() throws {
+        let s = try SnapshotScene()
+        let first = s.checker(writes: .record).run(s.plan, jobs: 2)
+        #expect(first.counts.variants == 8)
+        #expect(first.counts.new == 8 && first.counts.recorded == 8)
+        #expect(first.exitStatus == 0)
+        for v in s.plan.items.map(\.variant) {
+            let file = s.snapshots.appendingPathComponent(v.fileName("png"))
+            #expect(FileManager.default.fileExists(atPath: file.path), "\(file.path)")
+        }
+
+        let second = s.checker().run(s.plan, jobs: 2)
+        #expect(second.counts.match == 8)
+        #expect(second.results.allSatisfy { $0.difference?.identical == true })
+        #expect(second.exitStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: s.out.path), "a clean check writes no pictures")
+        // The same with renders made beforehand (as `run` does, to audit them too).
+        #expect(s.checker().run(s.plan, rasters: s.plan.renderAll(jobs: 2), jobs: 2) == second)
+
+        // Without --record, a missing baseline is a failure and nothing is written.
+        try FileManager.default.removeItem(at: s.baseline(0))
+        let third = s.checker().run(s.plan, jobs: 2)
+        #expect(third.counts.new == 1 && third.counts.recorded == 0)
+        #expect(third.exitStatus == 1)
+        #expect(!FileManager.default.fileExists(atPath: s.baseline(0).path))
+    }
+
+    // MARK: Changes that fail
+
+    @Test("a one-pixel change in one variant is caught, named and pictured")
+    func onePixelChange() throws {
+        let s = try SnapshotScene()
+        _ = s.checker(writes: .record).run(s.plan, jobs: 2)
+        let index = 5
+        var baseline = try Raster(contentsOfPNG: s.baseline(index))
+        let (x, y) = try #require(flatPixel(in: baseline))
+        baseline.setContrasting(x, y)
+        try baseline.pngData().write(to: s.baseline(index))
+
+        let report = s.checker().run(s.plan, jobs: 2)
+        let failing = report.results.filter { $0.status != .match }
+        #expect(failing.count == 1)
+        let r = try #require(failing.first)
+        #expect(r.id == s.plan.items[index].variant.id)
+        #expect(r.status == .mismatch)
+        let d = try #require(r.difference)
+        #expect(d.mismatchedPixels == 1)
+        #expect(d.sameSize)
+        #expect(d.maxColorDelta > 0.1)
+        #expect(abs(d.mismatchRatio - 1 / Double(baseline.width * baseline.height)) < 1e-12)
+        #expect(report.exitStatus == 1)
+
+        // The three pictures: the render, pixelmatch's diff (red at the changed pixel) and expected | diff | actual.
+        let outputs = try #require(r.outputs)
+        let actual = try Raster(contentsOfPNG: URL(fileURLWithPath: outputs.actual))
+        #expect(actual == s.render(index))
+        let diff = try Raster(contentsOfPNG: URL(fileURLWithPath: outputs.diff))
+        #expect(diff.width == baseline.width && diff.height == baseline.height)
+        #expect(diff.rgba(x, y) == [255, 0, 0, 255])
+        let side = try Raster(contentsOfPNG: URL(fileURLWithPath: outputs.sideBySide))
+        #expect(side.width == 3 * baseline.width + 8 && side.height == baseline.height)
+        #expect(side.rgba(baseline.width + 4 + x, y) == [255, 0, 0, 255])
+        #expect(outputs.actual.hasSuffix("\(r.id).actual.png"))
+        #expect(outputs.diff.hasSuffix("\(r.id).diff.png"))
+        #expect(outputs.sideBySide.hasSuffix("\(r.id).sidebyside.png"))
+    }
+
+    @Test("a size change fails and reports both sizes")
+    func sizeChange() throws {
+        let s = try SnapshotScene()
+        _ = s.checker(writes: .record).run(s.plan, jobs: 2)
+        let original = try Raster(contentsOfPNG: s.baseline(2))
+        let smaller = original.cropped(to: PixelSize(width: original.width - 3, height: original.height - 2))
+        try smaller.pngData().write(to: s.baseline(2))
+
+        let r = s.checker().check(s.plan.items[2].variant, actual: s.render(2))
+        #expect(r.status == .mismatch)
+        let d = try #require(r.difference)
+        #expect(d.expectedSize == PixelSize(width: original.width - 3, height: original.height - 2))
+        #expect(d.actualSize == PixelSize(width: original.width, height: original.height))
+        #expect(!d.sameSize)
+        // The common area is identical, so exactly the pixels outside it differ.
+        #expect(d.mismatchedPixels == original.width * original.height - smaller.width * smaller.height)
+        let diff = try Raster(contentsOfPNG: URL(fileURLWithPath: try #require(r.outputs).diff))
+        #expect(diff.width == original.width && diff.height == original.height)
+        #expect(diff.rgba(original.width - 1, original.height - 1) == [255, 0, 0, 255])
+
+        // Gates never let a size change pass.
+        let lenient = SnapshotOptions(maxDiffPixels: Int.max, maxDiffRatio: 1)
+        #expect(!lenient.passes(d))
+    }
+
+    // MARK: Changes that pass
+
+    @Test("an anti-aliasing-only change (a real AA pixel per pixelmatch's detector) passes")
+    func antialiasingOnlyChange() throws {
+        let s = try SnapshotScene()
+        _ = s.checker(writes: .record).run(s.plan, jobs: 2)
+        // The checked state at @2x has the tick's anti-aliased edges.
+        let index = try #require(s.plan.items.firstIndex { $0.variant.state == .checked && $0.variant.scale == 2 })
+        let original = s.render(index)
+        let changed = try #require(makeAntialiasingOnlyChange(of: original), "no anti-aliased pixel found")
+        try changed.pngData().write(to: s.baseline(index))
+
+        let r = s.checker().check(s.plan.items[index].variant, actual: original)
+        #expect(r.status == .match)
+        let d = try #require(r.difference)
+        #expect(!d.identical)
+        #expect(d.mismatchedPixels == 0)
+        #expect(d.antialiasedPixels == 1)
+        #expect(d.maxColorDelta > 0.01, "the change is over the threshold, so only AA detection lets it pass")
+        #expect(r.outputs == nil)
+
+        // The same change counts with includeAA.
+        var strict = SnapshotOptions()
+        strict.pixelmatch.includeAA = true
+        let counted = SnapshotChecker(store: s.store, output: nil, options: strict).check(s.plan.items[index].variant, actual: original)
+        #expect(counted.status == .mismatch)
+        #expect(counted.difference?.mismatchedPixels == 1)
+    }
+
+    @Test("a colour change within the threshold passes; a stricter threshold catches it")
+    func changeWithinThreshold() throws {
+        let s = try SnapshotScene()
+        _ = s.checker(writes: .record).run(s.plan, jobs: 2)
+        var baseline = try Raster(contentsOfPNG: s.baseline(1))
+        let (x, y) = try #require(flatPixel(in: baseline))
+        let i = (y * baseline.width + x) * 4
+        baseline.pixels[i] = baseline.pixels[i] > 128 ? baseline.pixels[i] - 4 : baseline.pixels[i] + 4
+        try baseline.pngData().write(to: s.baseline(1))
+
+        let r = s.checker().check(s.plan.items[1].variant, actual: s.render(1))
+        #expect(r.status == .match)
+        #expect(r.difference?.identical == false)
+        #expect(r.difference?.mismatchedPixels == 0)
+
+        var strict = SnapshotOptions()
+        strict.pixelmatch.threshold = 0
+        let caught = SnapshotChecker(store: s.store, output: nil, options: strict).check(s.plan.items[1].variant, actual: s.render(1))
+        #expect(caught.status == .mismatch)
+        #expect(caught.difference?.mismatchedPixels == 1)
+    }
+
+    @Test("gates: --max-diff-pixels, --max-diff-ratio, both")
+    func gates() {
+        func difference(_ mismatched: Int, of pixels: Int = 100) -> ImageDifference {
+            ImageDifference(expectedSize: PixelSize(width: pixels, height: 1), actualSize: PixelSize(width: pixels, height: 1),
+                            mismatchedPixels: mismatched, antialiasedPixels: 0, maxColorDelta: 0.5,
+                            identical: mismatched == 0, comparedPixels: pixels)
+        }
+        #expect(SnapshotOptions().passes(difference(0)))
+        #expect(!SnapshotOptions().passes(difference(1)))
+        #expect(SnapshotOptions(maxDiffPixels: 3).passes(difference(3)))
+        #expect(!SnapshotOptions(maxDiffPixels: 3).passes(difference(4)))
+        #expect(SnapshotOptions(maxDiffRatio: 0.05).passes(difference(5)))
+        #expect(!SnapshotOptions(maxDiffRatio: 0.05).passes(difference(6)))
+        #expect(SnapshotOptions(maxDiffPixels: 10, maxDiffRatio: 0.05).passes(difference(5)))
+        #expect(!SnapshotOptions(maxDiffPixels: 10, maxDiffRatio: 0.05).passes(difference(6)))
+        #expect(!SnapshotOptions(maxDiffPixels: 4, maxDiffRatio: 0.05).passes(difference(5)))
+    }
+
+    // MARK: Unreadable baselines
+
+    @Test("truncated, empty and non-PNG baselines are clear failures naming the file, never overwritten",
+          arguments: ["truncated", "empty", "text", "directory", "corrupt", "bad-deflate"])
+    func unreadableBaseline(kind: String) throws {
+        let s = try SnapshotScene()
+        _ = s.checker(writes: .record).run(s.plan, jobs: 2)
+        let file = s.baseline(3)
+        let good = try Data(contentsOf: file)
+        let bad: Data
+        let reason: String
+        switch kind {
+        case "truncated": bad = good.prefix(good.count / 2); reason = "truncated"
+        case "empty": bad = Data(); reason = "empty"
+        case "directory": bad = Data(); reason = "directory"
+        case "corrupt", "bad-deflate":
+            // Garble the first bytes of the IDAT chunk's data (its zlib header) after the IHDR chunk.
+            var bytes = [UInt8](good)
+            let idat = 8 + 25
+            #expect(String(decoding: bytes[idat + 4..<idat + 8], as: UTF8.self) == "IDAT")
+            let length = bytes[idat..<idat + 4].reduce(0) { $0 << 8 | Int($1) }
+            bytes[idat + 8] ^= 0xFF
+            bytes[idat + 9] ^= 0xFF
+            if kind == "bad-deflate" {
+                // Keep the CRC right, so only libpng (zlib) finds the damage.
+                let crc = PNGFraming.crc32(bytes[idat + 4..<idat + 8 + length])
+                for k in 0..<4 { bytes[idat + 8 + length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(k))) }
+            }
+            bad = Data(bytes)
+            reason = kind == "corrupt" ? "crc" : "libpng cannot decode"
+        default: bad = Data("version https://git-lfs.github.com/spec/v1\n".utf8); reason = "not a png"
+        }
+        if kind == "directory" {
+            try FileManager.default.removeItem(at: file)
+            try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        } else {
+            try bad.write(to: file)
+        }
+
+        let report = s.checker(writes: [.record, .update, .prune]).run(s.plan, jobs: 2)
+        let r = try #require(report.results.first { $0.status == .unreadable })
+        #expect(report.counts.unreadable == 1)
+        #expect(r.id == s.plan.items[3].variant.id)
+        #expect(r.baseline == file.path)
+        #expect(r.message?.lowercased().contains(reason) == true, "\(r.message ?? "nil")")
+        #expect(r.action == nil)
+        #expect(report.exitStatus == 2)
+        if kind != "directory" {
+            #expect(try Data(contentsOf: file) == bad, "an unreadable baseline is left as it is")
+        }
+    }
+
+    // MARK: --update
+
+    @Test("--update rewrites the changed baselines and leaves every other file untouched")
+    func updateTouchesOnlyChanged() throws {
+        let s = try SnapshotScene()
+        _ = s.checker(writes: .record).run(s.plan, jobs: 2)
+        // Change two baselines: one pixel, one size; and one within the threshold (a match, kept).
+        var one = try Raster(contentsOfPNG: s.baseline(0))
+        let (x, y) = try #require(flatPixel(in: one))
+        one.setContrasting(x, y)
+        try one.pngData().write(to: s.baseline(0))
+        let sized = try Raster(contentsOfPNG: s.baseline(6))
+        try sized.cropped(to: PixelSize(width: sized.width - 1, height: sized.height)).pngData().write(to: s.baseline(6))
+        var slight = try Raster(contentsOfPNG: s.baseline(4))
+        let (sx, sy) = try #require(flatPixel(in: slight))
+        slight.pixels[(sy * slight.width + sx) * 4 + 1] ^= 1
+        try slight.pngData().write(to: s.baseline(4))
+
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        var before: [Int: Data] = [:]
+        for i in s.plan.items.indices {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: s.baseline(i).path)
+            before[i] = try Data(contentsOf: s.baseline(i))
+        }
+
+        let report = s.checker(writes: .update).run(s.plan, jobs: 2)
+        #expect(report.counts.mismatch == 2 && report.counts.updated == 2)
+        #expect(report.exitStatus == 0)
+        for i in s.plan.items.indices {
+            let attributes = try FileManager.default.attributesOfItem(atPath: s.baseline(i).path)
+            let mtime = attributes[.modificationDate] as? Date
+            if i == 0 || i == 6 {
+                #expect(mtime != old, "baseline \(i) was rewritten")
+                #expect(try Raster(contentsOfPNG: s.baseline(i)) == s.render(i))
+            } else {
+                #expect(mtime == old, "baseline \(i) kept its mtime")
+                #expect(try Data(contentsOf: s.baseline(i)) == before[i], "baseline \(i) kept its bytes")
+            }
+        }
+        #expect(s.checker().run(s.plan, jobs: 2).exitStatus == 0)
+    }
+
+    // MARK: Stale baselines
+
+    @Test("stale baselines: only under the selected presets' folders, not for filtered-out variants; --prune deletes them")
+    func staleAndPrune() throws {
+        let s = try SnapshotScene()
+        _ = s.checker(writes: .record).run(s.plan, jobs: 2)
+        let fm = FileManager.default
+        // A variant the spec no longer has (a removed theme), and a PNG deeper down.
+        let stale1 = s.snapshots.appendingPathComponent("t/square-md/L/sepia/checked@1x.png")
+        let stale2 = s.snapshots.appendingPathComponent("t/square-md/L/default/checked@4x.png")
+        // Not baselines of this run: another preset's folder, a dotfile (a temporary file), a text file.
+        let otherPreset = s.snapshots.appendingPathComponent("other/square-md/L/default/checked@1x.png")
+        let tempFile = s.snapshots.appendingPathComponent("t/square-md/L/default/.checked@1x.png.tmp-1-2")
+        let dotFolder = s.snapshots.appendingPathComponent("t/.git/x.png")
+        let notes = s.snapshots.appendingPathComponent("t/README.md")
+        let png = try Data(contentsOf: s.baseline(0))
+        for url in [stale1, stale2, otherPreset, tempFile, dotFolder, notes] {
+            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try png.write(to: url)
+        }
+
+        // Filtered to scale 1: the scale-2 baselines are not stale.
+        var filter = VariantFilter()
+        try filter.add("scale=1")
+        let filtered = try Plan(specs: s.plan.specs, filter: filter)
+        #expect(filtered.items.count == 4)
+        let report = s.checker().run(filtered, jobs: 2)
+        let stale = report.results.filter { $0.status == .stale }
+        #expect(stale.map(\.baseline) == [stale2.path, stale1.path].sorted())
+        #expect(stale.map(\.id).contains("t/square-md/L/sepia/checked@1x"))
+        #expect(report.exitStatus == 0, "stale baselines are reported, not failures")
+        #expect(fm.fileExists(atPath: stale1.path))
+
+        let pruned = s.checker(writes: .prune).run(filtered, jobs: 2)
+        #expect(pruned.counts.pruned == 2)
+        #expect(!fm.fileExists(atPath: stale1.path) && !fm.fileExists(atPath: stale2.path))
+        for kept in [otherPreset, tempFile, dotFolder, notes] { #expect(fm.fileExists(atPath: kept.path)) }
+        for i in s.plan.items.indices { #expect(fm.fileExists(atPath: s.baseline(i).path)) }
+        #expect(s.checker().run(s.plan, jobs: 2).counts.stale == 0)
+    }
+
+    // MARK: Concurrency
+
+    @Test("two recorders at once leave whole, correct baselines")
+    func concurrentRecorders() throws {
+        let s = try SnapshotScene()
+        let checker = s.checker(writes: .record)
+        let items = s.plan.items
+        // 2 × 8 checks interleaved on 4 threads, each writing through AtomicFile.
+        let results = parallelMap(items.count * 2, jobs: 4) { i in
+            let item = items[i % items.count]
+            return checker.check(item.variant, actual: Renderer.raster(item.layout, spec: item.spec))
+        }
+        #expect(results.allSatisfy { $0.writeError == nil })
+        for i in items.indices { #expect(try Raster(contentsOfPNG: s.baseline(i)) == s.render(i)) }
+        #expect(s.checker().run(s.plan, jobs: 2).exitStatus == 0)
+        #expect(PNGFiles.list(under: s.snapshots).count == items.count)
+    }
+
+    // MARK: The comparator and the folder diff
+
+    @Test("different sizes: the common area with pixelmatch, the rest of the canvas counts")
+    func comparatorSizes() {
+        let a = Raster(width: 3, height: 2, fill: .white)
+        let b = Raster(width: 2, height: 3, fill: .white)
+        let (d, diff) = ImageComparator.compare(expected: a, actual: b, diffImage: true)
+        #expect(d.expectedSize == PixelSize(width: 3, height: 2) && d.actualSize == PixelSize(width: 2, height: 3))
+        #expect(d.comparedPixels == 9 && d.mismatchedPixels == 5)
+        #expect(diff?.width == 3 && diff?.height == 3)
+        #expect(diff?.rgba(2, 2) == [255, 0, 0, 255])
+        #expect(diff?.rgba(0, 0) == [255, 255, 255, 255])
+
+        let same = ImageComparator.compare(expected: a, actual: a)
+        #expect(same.difference.identical && same.diff == nil)
+        let side = ImageComparator.sideBySide(expected: a, diff: b, actual: a, gap: 2)
+        #expect(side.width == 3 + 2 + 2 + 2 + 3 && side.height == 3)
+        #expect(side.rgba(3, 0) == [128, 128, 128, 255])
+    }
+
+    @Test("folder diff: pairs by relative path, lists one-sided files, names unreadable files")
+    func folderDiff() throws {
+        let root = ScratchFolder()
+        let a = root.url.appendingPathComponent("a")
+        let b = root.url.appendingPathComponent("b")
+        let white = try Raster(width: 4, height: 4, fill: .white).pngData()
+        var dotted = Raster(width: 4, height: 4, fill: .white)
+        dotted.setContrasting(1, 1)
+        let files: [(URL, Data)] = [
+            (a.appendingPathComponent("same.png"), white), (b.appendingPathComponent("same.png"), white),
+            (a.appendingPathComponent("sub/changed.png"), white), (b.appendingPathComponent("sub/changed.png"), try dotted.pngData()),
+            (a.appendingPathComponent("left-only.png"), white), (b.appendingPathComponent("sub/right-only.png"), white),
+            (a.appendingPathComponent("broken.png"), white), (b.appendingPathComponent("broken.png"), Data("nope".utf8)),
+            (b.appendingPathComponent(".hidden.png"), white),
+        ]
+        for (url, data) in files {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url)
+        }
+        let out = root.url.appendingPathComponent("out")
+        let report = ImageDiff.compareFolders(a, b, output: out, jobs: 2)
+        #expect(report.pairs.map(\.path) == ["broken.png", "same.png", "sub/changed.png"])
+        #expect(report.onlyInA == ["left-only.png"])
+        #expect(report.onlyInB == ["sub/right-only.png"])
+        #expect(report.pairs[1].status == .match)
+        #expect(report.pairs[2].status == .differ && report.pairs[2].difference?.mismatchedPixels == 1)
+        #expect(report.pairs[0].status == .unreadable)
+        #expect(report.pairs[0].message?.contains(b.appendingPathComponent("broken.png").path) == true)
+        #expect(report.exitStatus == 2)
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub/changed.png").path))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("same.png").path))
+    }
+}
+
+// MARK: - Helpers
+
+/// A fresh temporary folder, removed when released.
+private final class ScratchFolder {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("glyphaudit-snapshot-test-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A small spec (1 size × 2 Dynamic Type sizes × 1 theme × 2 states × 2 scales = 8 variants),
+/// its plan, and a snapshot folder and output folder in a temporary folder.
+private struct SnapshotScene {
+    static let specJSON = """
+    {
+      "name": "t",
+      "control": "checkbox",
+      "sizes": { "md": { "size": 20, "cornerRadius": 4, "borderWidth": 1.5, "markSize": 12, "markWeight": 2 } },
+      "states": ["unchecked", "checked"],
+      "scales": [1, 2],
+      "dynamicTypeSizes": ["large", "accessibility5"],
+      "themes": { "default": { "surface": "#FFFFFF", "border": "#767676", "fill": "#E00800", "mark": "#FFFFFF" } }
+    }
+    """
+
+    let folder = ScratchFolder()
+    let plan: Plan
+    var snapshots: URL { folder.url.appendingPathComponent("snapshots") }
+    var out: URL { folder.url.appendingPathComponent("out") }
+    var store: SnapshotStore { SnapshotStore(root: snapshots) }
+
+    init() throws {
+        let file = folder.url.appendingPathComponent("spec.json")
+        try Data(Self.specJSON.utf8).write(to: file)
+        plan = try Plan(specs: [try Spec.load(contentsOf: file)])
+    }
+
+    func checker(writes: SnapshotWrites = []) -> SnapshotChecker {
+        SnapshotChecker(store: store, output: out, writes: writes)
+    }
+
+    func baseline(_ i: Int) -> URL { store.url(of: plan.items[i].variant) }
+
+    func render(_ i: Int) -> Raster { Renderer.raster(plan.items[i].layout, spec: plan.items[i].spec) }
+}
+
+/// A pixel whose 8 neighbours all have its colour (so changing it is not anti-aliasing), nearest the centre.
+private func flatPixel(in r: Raster) -> (Int, Int)? {
+    var best: (Int, Int)?
+    var bestDistance = Int.max
+    for y in 1..<(r.height - 1) {
+        for x in 1..<(r.width - 1) {
+            let p = r.pixel(x, y)
+            var flat = true
+            for dy in -1...1 {
+                for dx in -1...1 where r.pixel(x + dx, y + dy) != p { flat = false }
+            }
+            let distance = abs(x - r.width / 2) + abs(y - r.height / 2)
+            if flat && distance < bestDistance { best = (x, y); bestDistance = distance }
+        }
+    }
+    return best
+}
+
+/// A copy of `r` with one pixel changed so that pixelmatch sees a difference over the threshold
+/// that its anti-aliasing detector explains: 0 mismatched, 1 anti-aliased pixel.
+private func makeAntialiasingOnlyChange(of r: Raster) -> Raster? {
+    for y in 1..<(r.height - 1) {
+        for x in 1..<(r.width - 1) {
+            let p = r.pixel(x, y)
+            // Candidates: the darkest and the brightest neighbour's colour, and their midpoint.
+            var neighbours: [(UInt8, UInt8, UInt8, UInt8)] = []
+            for dy in -1...1 { for dx in -1...1 where dx != 0 || dy != 0 { neighbours.append(r.pixel(x + dx, y + dy)) } }
+            func luma(_ q: (UInt8, UInt8, UInt8, UInt8)) -> Int { Int(q.0) * 299 + Int(q.1) * 587 + Int(q.2) * 114 }
+            guard let dark = neighbours.min(by: { luma($0) < luma($1) }),
+                  let light = neighbours.max(by: { luma($0) < luma($1) }), luma(light) - luma(dark) > 60_000 else { continue }
+            let mid = (UInt8((Int(dark.0) + Int(light.0)) / 2), UInt8((Int(dark.1) + Int(light.1)) / 2),
+                       UInt8((Int(dark.2) + Int(light.2)) / 2), UInt8((Int(dark.3) + Int(light.3)) / 2))
+            for c in [mid, dark, light] where c != p {
+                var changed = r
+                let i = (y * r.width + x) * 4
+                changed.pixels[i] = c.0; changed.pixels[i + 1] = c.1; changed.pixels[i + 2] = c.2; changed.pixels[i + 3] = c.3
+                let result = Pixelmatch.compare(changed, r, diff: false).result
+                if result.mismatched == 0 && result.antialiased == 1 { return changed }
+            }
+        }
+    }
+    return nil
+}
+
+private extension Raster {
+    /// The pixel at (x, y) as [r, g, b, a].
+    func rgba(_ x: Int, _ y: Int) -> [UInt8] {
+        let i = (y * width + x) * 4
+        return Array(pixels[i..<i + 4])
+    }
+
+    /// Sets a pixel to black or white, whichever is farther from its colour.
+    mutating func setContrasting(_ x: Int, _ y: Int) {
+        let i = (y * width + x) * 4
+        let luma = Int(pixels[i]) * 299 + Int(pixels[i + 1]) * 587 + Int(pixels[i + 2]) * 114
+        let v: UInt8 = luma > 127_500 ? 0 : 255
+        pixels[i] = v; pixels[i + 1] = v; pixels[i + 2] = v; pixels[i + 3] = 255
+    }
+}

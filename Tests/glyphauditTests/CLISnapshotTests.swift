@@ -1,0 +1,571 @@
+import Foundation
+import Testing
+import GlyphRender
+
+// `glyphaudit check` and `glyphaudit diff`, run as the built binary in a temporary working folder.
+// The binary is looked up next to the test bundle (`.build/debug/glyphaudit` when the tests were
+// built with `swift build --build-tests`, as `make test` does); GLYPHAUDIT_BIN overrides.
+
+@Suite("glyphaudit check and diff (the binary)", .serialized)
+struct CLISnapshotTests {
+    // MARK: check
+
+    @Test("record → check round trip; new baselines fail without --record")
+    func roundTrip() throws {
+        let w = try Workspace()
+        let first = try w.run("check", "--spec", "spec.json")
+        #expect(first.status == 1, "\(first)")
+        #expect(first.lines.count == 8 && first.lines.allSatisfy { $0.hasPrefix("new ") }, "\(first)")
+        #expect(first.stdout.contains("t/square-md/AX5/default/checked@2x"))
+        #expect(!FileManager.default.fileExists(atPath: w.snapshots.path), "check without --record writes nothing")
+
+        let record = try w.run("check", "--spec", "spec.json", "--record")
+        #expect(record.status == 0, "\(record)")
+        #expect(record.lines.filter { $0.hasPrefix("recorded ") }.count == 8)
+        #expect(PNGFiles.list(under: w.snapshots) == Workspace.files)
+
+        let check = try w.run("check", "--spec", "spec.json")
+        #expect(check.status == 0, "\(check)")
+        #expect(check.stdout.isEmpty)
+        #expect(check.stderr.contains("checked 8 variants: 8 match, 0 mismatch, 0 new, 0 stale"))
+        #expect(!FileManager.default.fileExists(atPath: w.folder.appendingPathComponent("glyphaudit-out").path))
+
+        let json = try w.run("check", "--spec", "spec.json", "--json", "--quiet")
+        #expect(json.status == 0)
+        #expect(json.stderr.isEmpty)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let summary = try #require(doc["summary"] as? [String: Any])
+        #expect(summary["match"] as? Int == 8)
+        #expect((doc["results"] as? [Any])?.count == 8)
+    }
+
+    @Test("a one-pixel change in one variant is caught and named, with the three pictures in --out")
+    func onePixelChange() throws {
+        let w = try Workspace(recorded: true)
+        let file = "t/square-md/L/default/checked@2x.png"
+        var raster = try Raster(contentsOfPNG: w.baseline(file))
+        let (x, y) = try #require(centralFlatPixel(raster))
+        raster.contrast(x, y)
+        try raster.pngData().write(to: w.baseline(file))
+
+        let r = try w.run("check", "--spec", "spec.json")
+        #expect(r.status == 1, "\(r)")
+        #expect(r.lines.count == 1, "\(r)")
+        let line = try #require(r.lines.first)
+        #expect(line.hasPrefix("mismatch "))
+        #expect(line.contains("t/square-md/L/default/checked@2x"))
+        #expect(line.contains("1 px differ"))
+        #expect(r.stderr.contains("1 mismatch"))
+        let out = w.folder.appendingPathComponent("glyphaudit-out/snapshots/t/square-md/L/default")
+        for suffix in ["actual", "diff", "sidebyside"] {
+            let picture = out.appendingPathComponent("checked@2x.\(suffix).png")
+            #expect((try? Raster(contentsOfPNG: picture)) != nil, "\(picture.path)")
+        }
+
+        // --out elsewhere; the baseline is untouched by a plain check.
+        let before = try Data(contentsOf: w.baseline(file))
+        let elsewhere = try w.run("check", "--spec", "spec.json", "--out", "pictures")
+        #expect(elsewhere.status == 1)
+        #expect(FileManager.default.fileExists(atPath: w.folder.appendingPathComponent(
+            "pictures/t/square-md/L/default/checked@2x.diff.png").path))
+        #expect(try Data(contentsOf: w.baseline(file)) == before)
+
+        // Gates let it pass.
+        #expect(try w.run("check", "--spec", "spec.json", "--max-diff-pixels", "1").status == 0)
+        #expect(try w.run("check", "--spec", "spec.json", "--max-diff-ratio", "0.01").status == 0)
+        #expect(try w.run("check", "--spec", "spec.json", "--max-diff-pixels", "0", "--max-diff-ratio", "0.01").status == 1)
+    }
+
+    @Test("an anti-aliasing-only change passes; with --threshold 0 a small colour change fails")
+    func antialiasingOnly() throws {
+        let w = try Workspace(recorded: true)
+        let file = "t/square-md/AX5/default/checked@2x.png"
+        let original = try Raster(contentsOfPNG: w.baseline(file))
+        let changed = try #require(antialiasedPixelChange(original), "no anti-aliased pixel found")
+        try changed.pngData().write(to: w.baseline(file))
+
+        let r = try w.run("check", "--spec", "spec.json", "--json")
+        #expect(r.status == 0, "\(r)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let results = try #require(doc["results"] as? [[String: Any]])
+        let entry = try #require(results.first { ($0["id"] as? String) == "t/square-md/AX5/default/checked@2x" })
+        #expect(entry["status"] as? String == "match")
+        let difference = try #require(entry["difference"] as? [String: Any])
+        #expect(difference["antialiasedPixels"] as? Int == 1)
+        #expect(difference["mismatchedPixels"] as? Int == 0)
+        #expect(difference["identical"] as? Bool == false)
+
+        // A change of 3 levels in one channel of a flat pixel: within the default threshold, not within 0.
+        try Data(contentsOf: w.baseline("t/square-md/L/default/unchecked@1x.png")).write(to: w.folder.appendingPathComponent("keep.png"))
+        var slight = try Raster(contentsOfPNG: w.baseline("t/square-md/L/default/unchecked@1x.png"))
+        let (x, y) = try #require(centralFlatPixel(slight))
+        let i = (y * slight.width + x) * 4
+        slight.pixels[i] = slight.pixels[i] > 128 ? slight.pixels[i] - 3 : slight.pixels[i] + 3
+        try slight.pngData().write(to: w.baseline("t/square-md/L/default/unchecked@1x.png"))
+        #expect(try w.run("check", "--spec", "spec.json").status == 0)
+        let strict = try w.run("check", "--spec", "spec.json", "--threshold", "0")
+        #expect(strict.status == 1)
+        #expect(strict.lines.count == 1 && strict.stdout.contains("t/square-md/L/default/unchecked@1x"))
+    }
+
+    @Test("a size change fails and reports both sizes")
+    func sizeChange() throws {
+        let w = try Workspace(recorded: true)
+        let file = "t/square-md/L/default/unchecked@1x.png"
+        let original = try Raster(contentsOfPNG: w.baseline(file))
+        let bigger = Raster(width: original.width + 2, height: original.height + 1, fill: .white)
+        try bigger.pngData().write(to: w.baseline(file))
+
+        let r = try w.run("check", "--spec", "spec.json", "--max-diff-ratio", "1")
+        #expect(r.status == 1, "\(r)")
+        #expect(r.lines.count == 1)
+        #expect(r.stdout.contains("size changed: baseline \(original.width + 2)×\(original.height + 1) px, "
+                                  + "render \(original.width)×\(original.height) px"), "\(r)")
+    }
+
+    @Test("truncated, empty and non-PNG baselines: exit 2 and a message naming the file, never a crash",
+          arguments: ["truncated", "empty", "not-png"])
+    func unreadable(kind: String) throws {
+        let w = try Workspace(recorded: true)
+        let file = "t/square-md/AX5/default/unchecked@2x.png"
+        let good = try Data(contentsOf: w.baseline(file))
+        let bad: Data = switch kind {
+        case "truncated": good.prefix(good.count - 20)
+        case "empty": Data()
+        default: Data("GIF89a this is not a PNG".utf8)
+        }
+        try bad.write(to: w.baseline(file))
+
+        for extra in [[], ["--record", "--update"], ["--json"]] {
+            let r = try w.run(["check", "--spec", "spec.json"] + extra)
+            #expect(r.status == 2, "\(r)")
+            #expect(!r.signaled)
+            #expect(r.stderr.contains("snapshots/\(file)"), "\(r)")
+            let reason = ["truncated": "truncated", "empty": "empty", "not-png": "not a PNG"][kind]!
+            #expect(r.stderr.contains(reason), "\(r)")
+            #expect(try Data(contentsOf: w.baseline(file)) == bad, "an unreadable baseline is not overwritten")
+        }
+    }
+
+    @Test("--update rewrites only the changed baselines: every other file keeps its bytes and mtime")
+    func updateOnlyChanged() throws {
+        let w = try Workspace(recorded: true)
+        let changed = ["t/square-md/L/default/checked@1x.png", "t/square-md/AX5/default/unchecked@2x.png"]
+        for file in changed {
+            var r = try Raster(contentsOfPNG: w.baseline(file))
+            let (x, y) = try #require(centralFlatPixel(r))
+            r.contrast(x, y)
+            try r.pngData().write(to: w.baseline(file))
+        }
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        var bytes: [String: Data] = [:]
+        for file in Workspace.files {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: w.baseline(file).path)
+            bytes[file] = try Data(contentsOf: w.baseline(file))
+        }
+
+        let r = try w.run("check", "--spec", "spec.json", "--update")
+        #expect(r.status == 0, "\(r)")
+        #expect(r.lines.filter { $0.hasPrefix("updated ") }.count == 2, "\(r)")
+        for file in Workspace.files {
+            let mtime = try FileManager.default.attributesOfItem(atPath: w.baseline(file).path)[.modificationDate] as? Date
+            if changed.contains(file) {
+                #expect(mtime != old, "\(file)")
+                #expect(try Data(contentsOf: w.baseline(file)) != bytes[file])
+            } else {
+                #expect(mtime == old, "\(file) kept its mtime")
+                #expect(try Data(contentsOf: w.baseline(file)) == bytes[file], "\(file) kept its bytes")
+            }
+        }
+        #expect(try w.run("check", "--spec", "spec.json").status == 0)
+    }
+
+    @Test("stale baselines are listed (only under the run's preset folders) and removed with --prune")
+    func staleAndPrune() throws {
+        let w = try Workspace(recorded: true)
+        let png = try Data(contentsOf: w.baseline(Workspace.files[0]))
+        let stale = ["t/square-md/L/sepia/checked@1x.png", "t/square-lg/L/default/checked@1x.png"]
+        let kept = ["other-preset/square-md/L/default/checked@1x.png", "t/square-md/L/default/.checked@1x.png.tmp-9-9"]
+        for file in stale + kept {
+            try FileManager.default.createDirectory(at: w.baseline(file).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try png.write(to: w.baseline(file))
+        }
+
+        // --only scale=1: the @2x baselines are filtered out, not stale.
+        let r = try w.run("check", "--spec", "spec.json", "--only", "scale=1")
+        #expect(r.status == 0, "stale baselines do not fail the check: \(r)")
+        #expect(r.lines.count == 2 && r.lines.allSatisfy { $0.hasPrefix("stale ") }, "\(r)")
+        for file in stale { #expect(r.stdout.contains("snapshots/\(file)")) }
+        #expect(r.stderr.contains("checked 4 variants: 4 match, 0 mismatch, 0 new, 2 stale"), "\(r)")
+
+        let pruned = try w.run("check", "--spec", "spec.json", "--only", "scale=1", "--prune")
+        #expect(pruned.status == 0)
+        #expect(pruned.lines.filter { $0.hasPrefix("pruned ") }.count == 2, "\(pruned)")
+        for file in stale { #expect(!FileManager.default.fileExists(atPath: w.baseline(file).path)) }
+        for file in kept + Workspace.files { #expect(FileManager.default.fileExists(atPath: w.baseline(file).path), "\(file)") }
+        #expect(try w.run("check", "--spec", "spec.json").stdout.isEmpty)
+    }
+
+    @Test("a killed --record leaves no truncated PNG, and its temporary files are not taken for baselines")
+    func killedRecord() throws {
+        let w = try Workspace()
+        // A 1152-variant preset on one thread, killed at three points.
+        let preset = ["--preset", "design-system-checkbox"]
+        for threshold in [10, 200, 600] {
+            let process = try w.start(["check", "--record", "--jobs", "1", "--quiet"] + preset)
+            let deadline = Date().addingTimeInterval(120)
+            while process.isRunning && PNGFiles.list(under: w.snapshots).count < threshold && Date() < deadline {
+                usleep(20_000)
+            }
+            let wasRunning = process.isRunning
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(wasRunning, "the recorder finished before it could be killed")
+            #expect(process.terminationReason == .uncaughtSignal || !wasRunning)
+
+            // Every PNG that is there decodes; the only other files are dot-named temporaries.
+            for file in PNGFiles.list(under: w.snapshots) {
+                let data = try Data(contentsOf: w.snapshots.appendingPathComponent(file))
+                #expect((try? Raster(pngData: data)) != nil, "\(file) is not a whole PNG (\(data.count) bytes)")
+            }
+            for file in allFiles(under: w.snapshots) where !file.hasSuffix(".png") {
+                #expect((file as NSString).lastPathComponent.hasPrefix("."), "unexpected file \(file)")
+            }
+        }
+        // A plain check neither mentions the leftovers nor calls them stale; every baseline written matches.
+        let check = try w.run(["check", "--quiet"] + preset)
+        #expect(check.status == 1, "new variants remain: \(check.stdout.prefix(300))")
+        #expect(!check.stdout.contains(".tmp-"))
+        #expect(check.lines.allSatisfy { $0.hasPrefix("new ") }, "\(check.lines.filter { !$0.hasPrefix("new ") }.prefix(5))")
+        // Recording to the end, then the check is clean.
+        #expect(try w.run(["check", "--record", "--quiet"] + preset).status == 0)
+        let clean = try w.run(["check"] + preset)
+        #expect(clean.status == 0 && clean.stdout.isEmpty, "\(clean.stderr)")
+    }
+
+    @Test("two recorders at once: both succeed and every baseline is whole and right")
+    func concurrentRecorders() throws {
+        let w = try Workspace()
+        let a = try w.start("check", "--record", "--preset", "swiftui-switch", "--quiet")
+        let b = try w.start("check", "--record", "--preset", "swiftui-switch", "--quiet", "--jobs", "1")
+        a.waitUntilExit()
+        b.waitUntilExit()
+        #expect(a.terminationStatus == 0 && b.terminationStatus == 0)
+        #expect(PNGFiles.list(under: w.snapshots).count == 216)
+        let check = try w.run("check", "--preset", "swiftui-switch")
+        #expect(check.status == 0 && check.stdout.isEmpty, "\(check)")
+    }
+
+    @Test("check: usage errors exit 64, bad input exits 2")
+    func checkErrors() throws {
+        let w = try Workspace()
+        #expect(try w.run("check", "--spec", "spec.json", "--threshold", "2").status == 64)
+        #expect(try w.run("check", "--spec", "spec.json", "--max-diff-pixels", "-1").status == 64)
+        #expect(try w.run("check", "--spec", "spec.json", "extra").status == 64)
+        let missing = try w.run("check", "--spec", "nope.json")
+        #expect(missing.status == 2 && missing.stderr.contains("nope.json"))
+    }
+
+    // MARK: diff
+
+    @Test("diff of two folders: pairs by relative path, lists one-sided files, exit 1; --json; --output")
+    func diffFolders() throws {
+        let w = try Workspace(recorded: true)
+        let fm = FileManager.default
+        let a = w.folder.appendingPathComponent("snapshots")
+        let b = w.folder.appendingPathComponent("copy")
+        try fm.copyItem(at: a, to: b)
+        // Identical folders.
+        let same = try w.run("diff", "snapshots", "copy")
+        #expect(same.status == 0 && same.stdout.isEmpty, "\(same)")
+        #expect(same.stderr.contains("compared 8 pairs: 0 differ, 8 match"))
+
+        // One changed pixel, one file only in A, one only in B.
+        let changed = "t/square-md/L/default/checked@2x.png"
+        var r = try Raster(contentsOfPNG: b.appendingPathComponent(changed))
+        let (x, y) = try #require(centralFlatPixel(r))
+        r.contrast(x, y)
+        try r.pngData().write(to: b.appendingPathComponent(changed))
+        try fm.removeItem(at: b.appendingPathComponent("t/square-md/L/default/unchecked@1x.png"))
+        try fm.copyItem(at: a.appendingPathComponent(changed), to: b.appendingPathComponent("t/extra.png"))
+
+        let diff = try w.run("diff", "snapshots", "copy", "--output", "diffs")
+        #expect(diff.status == 1, "\(diff)")
+        #expect(diff.lines.contains { $0.hasPrefix("differ ") && $0.contains(changed) && $0.contains("1 px differ") }, "\(diff)")
+        #expect(diff.lines.contains("only-in-a  t/square-md/L/default/unchecked@1x.png"), "\(diff)")
+        #expect(diff.lines.contains("only-in-b  t/extra.png"), "\(diff)")
+        let diffImage = try Raster(contentsOfPNG: w.folder.appendingPathComponent("diffs/\(changed)"))
+        #expect(diffImage.rgbaBytes(x, y) == [255, 0, 0, 255])
+        #expect(PNGFiles.list(under: w.folder.appendingPathComponent("diffs")) == [changed], "only differing pairs get a diff image")
+
+        let json = try w.run("diff", "snapshots", "copy", "--json", "--jobs", "1")
+        #expect(json.status == 1)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let pairs = try #require(doc["pairs"] as? [[String: Any]])
+        #expect(pairs.count == 7)
+        let entry = try #require(pairs.first { $0["path"] as? String == changed })
+        #expect(entry["status"] as? String == "differ")
+        #expect(entry["mismatchedPixels"] as? Int == 1)
+        let sizeA = try #require(entry["sizeA"] as? [String: Any])
+        #expect(sizeA["width"] as? Int == r.width && sizeA["height"] as? Int == r.height)
+        #expect(doc["onlyInA"] as? [String] == ["t/square-md/L/default/unchecked@1x.png"])
+        #expect(doc["onlyInB"] as? [String] == ["t/extra.png"])
+    }
+
+    @Test("diff of two files: options, --output FILE, sizes, unreadable input exits 2")
+    func diffFiles() throws {
+        let w = try Workspace(recorded: true)
+        let a = "snapshots/t/square-md/L/default/checked@1x.png"
+        var raster = try Raster(contentsOfPNG: w.folder.appendingPathComponent(a))
+        let (x, y) = try #require(centralFlatPixel(raster))
+        raster.contrast(x, y)
+        try raster.pngData().write(to: w.folder.appendingPathComponent("b.png"))
+
+        let same = try w.run("diff", a, a, "--output", "same.png")
+        #expect(same.status == 0)
+        #expect(FileManager.default.fileExists(atPath: w.folder.appendingPathComponent("same.png").path),
+                "two files: --output always gets the diff image")
+
+        let r = try w.run("diff", a, "b.png", "--output", "d.png", "--diff-color-alt", "0,255,0", "--alpha", "0.5")
+        #expect(r.status == 1, "\(r)")
+        let d = try Raster(contentsOfPNG: w.folder.appendingPathComponent("d.png"))
+        let expected: [UInt8] = raster.pixel(x, y).r == 0 ? [0, 255, 0, 255] : [255, 0, 0, 255]
+        #expect(d.rgbaBytes(x, y) == expected, "the alt colour where B is darker")
+
+        let mask = try w.run("diff", a, "b.png", "--output", "m.png", "--diff-mask", "--diff-color-alt", "#00FF00")
+        #expect(mask.status == 1)
+        let m = try Raster(contentsOfPNG: w.folder.appendingPathComponent("m.png"))
+        #expect(m.pixel(0, 0).a == 0, "a mask leaves the background transparent")
+
+        let strict = try w.run("diff", a, "b.png", "--include-aa", "--threshold", "0", "--json")
+        #expect(strict.status == 1)
+
+        let size = try w.run("diff", a, "snapshots/t/square-md/L/default/checked@2x.png")
+        #expect(size.status == 1)
+        #expect(size.stdout.contains("size changed"), "\(size)")
+
+        try Data("nope".utf8).write(to: w.folder.appendingPathComponent("bad.png"))
+        let bad = try w.run("diff", a, "bad.png")
+        #expect(bad.status == 2 && !bad.signaled)
+        #expect(bad.stderr.contains("bad.png") && bad.stderr.contains("not a PNG"), "\(bad)")
+        let missing = try w.run("diff", a, "missing.png")
+        #expect(missing.status == 2 && missing.stderr.contains("missing.png"))
+        let mixed = try w.run("diff", a, "snapshots")
+        #expect(mixed.status == 2)
+        #expect(try w.run("diff", a).status == 64)
+        #expect(try w.run("diff", a, "b.png", "--diff-color-alt", "red").status == 64)
+    }
+
+    @Test("--help of check and diff names every option")
+    func help() throws {
+        let w = try Workspace()
+        let check = try w.run("check", "--help")
+        #expect(check.status == 0)
+        for option in ["--snapshots DIR", "--out DIR", "--record", "--update", "--prune", "--max-diff-pixels N",
+                       "--max-diff-ratio R", "--threshold T", "--json", "--quiet", "--preset NAME", "--only KEY=VALUE"] {
+            #expect(check.stdout.contains(option), "\(option)")
+        }
+        let diff = try w.run("diff", "--help")
+        #expect(diff.status == 0)
+        for option in ["--threshold T", "--include-aa", "--alpha A", "--diff-color-alt R,G,B", "--diff-mask",
+                       "--output FILE|DIR", "--json", "--jobs N"] {
+            #expect(diff.stdout.contains(option), "\(option)")
+        }
+        let main = try w.run("--help")
+        #expect(main.stdout.contains("check") && main.stdout.contains("diff"))
+    }
+}
+
+// MARK: - Running the binary
+
+/// The result of one run of the binary.
+private struct RunResult: CustomStringConvertible {
+    var status: Int32
+    var signaled: Bool
+    var stdout: String
+    var stderr: String
+
+    var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    var description: String { "exit \(status)\nstdout:\n\(stdout.prefix(2000))\nstderr:\n\(stderr.prefix(2000))" }
+}
+
+private enum Binary {
+    /// `glyphaudit` next to the test bundle: Bundle.main is the test runner in `.build/<config>/`.
+    static let url: URL? = {
+        let fm = FileManager.default
+        if let env = ProcessInfo.processInfo.environment["GLYPHAUDIT_BIN"] { return URL(fileURLWithPath: env) }
+        let runner = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("glyphaudit"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("glyphaudit"),
+            runner.appendingPathComponent("glyphaudit"),
+        ]
+        return candidates.first { fm.isExecutableFile(atPath: $0.path) }
+    }()
+
+    static func require() throws -> URL {
+        try #require(url, "glyphaudit not found next to the test bundle (\(Bundle.main.bundleURL.path)); build it first: swift build --build-tests")
+    }
+}
+
+/// A temporary working folder with a small spec (8 variants: 2 Dynamic Type sizes × 2 states × 2 scales).
+private final class Workspace: @unchecked Sendable {
+    static let spec = """
+    {
+      "name": "t",
+      "control": "checkbox",
+      "sizes": { "md": { "size": 20, "cornerRadius": 4, "borderWidth": 1.5, "markSize": 12, "markWeight": 2 } },
+      "states": ["unchecked", "checked"],
+      "scales": [1, 2],
+      "dynamicTypeSizes": ["large", "accessibility5"],
+      "themes": { "default": { "surface": "#FFFFFF", "border": "#767676", "fill": "#E00800", "mark": "#FFFFFF" } }
+    }
+    """
+
+    /// The baselines of the spec, relative to `snapshots`, sorted.
+    static let files: [String] = {
+        var files: [String] = []
+        for dt in ["AX5", "L"] {
+            for state in ["checked", "unchecked"] {
+                for scale in [1, 2] { files.append("t/square-md/\(dt)/default/\(state)@\(scale)x.png") }
+            }
+        }
+        return files.sorted()
+    }()
+
+    let folder: URL
+    var snapshots: URL { folder.appendingPathComponent("snapshots") }
+
+    init(recorded: Bool = false) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("glyphaudit-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(Self.spec.utf8).write(to: folder.appendingPathComponent("spec.json"))
+        if recorded {
+            let r = try run("check", "--spec", "spec.json", "--record", "--quiet")
+            try #require(r.status == 0, "\(r)")
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    func baseline(_ file: String) -> URL { snapshots.appendingPathComponent(file) }
+
+    func run(_ args: String...) throws -> RunResult { try run(args) }
+
+    /// Runs the binary in the folder and waits; stdout and stderr go through files (no pipe limits).
+    func run(_ args: [String]) throws -> RunResult {
+        let id = UUID().uuidString
+        let outURL = FileManager.default.temporaryDirectory.appendingPathComponent("glyphaudit-cli-\(id).out")
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("glyphaudit-cli-\(id).err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        let process = try makeProcess(args, stdout: out, stderr: err)
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return RunResult(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                         stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+                         stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// Starts the binary in the folder, output discarded.
+    func start(_ args: String...) throws -> Process { try start(args) }
+
+    func start(_ args: [String]) throws -> Process {
+        let process = try makeProcess(args, stdout: FileHandle.nullDevice, stderr: FileHandle.nullDevice)
+        try process.run()
+        return process
+    }
+
+    private func makeProcess(_ args: [String], stdout: FileHandle, stderr: FileHandle) throws -> Process {
+        let process = Process()
+        process.executableURL = try Binary.require()
+        process.arguments = args
+        process.currentDirectoryURL = folder
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = FileHandle.nullDevice
+        return process
+    }
+}
+
+/// Every file under a folder (dotfiles included), relative paths.
+private func allFiles(under folder: URL) -> [String] {
+    guard let e = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+    var files: [String] = []
+    while let path = e.nextObject() as? String {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder),
+           !isFolder.boolValue {
+            files.append(path)
+        }
+    }
+    return files
+}
+
+/// A pixel whose 8 neighbours have its colour, nearest the centre.
+private func centralFlatPixel(_ r: Raster) -> (Int, Int)? {
+    var best: (Int, Int)?
+    var bestDistance = Int.max
+    for y in 1..<(r.height - 1) {
+        for x in 1..<(r.width - 1) {
+            let p = r.pixel(x, y)
+            var flat = true
+            for dy in -1...1 {
+                for dx in -1...1 where r.pixel(x + dx, y + dy) != p { flat = false }
+            }
+            let distance = abs(x - r.width / 2) + abs(y - r.height / 2)
+            if flat && distance < bestDistance { best = (x, y); bestDistance = distance }
+        }
+    }
+    return best
+}
+
+/// A copy with one pixel changed so that pixelmatch's anti-aliasing detector explains the difference
+/// (over the threshold, 0 mismatched, 1 anti-aliased pixel).
+private func antialiasedPixelChange(_ r: Raster) -> Raster? {
+    func luma(_ q: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> Int { Int(q.r) * 299 + Int(q.g) * 587 + Int(q.b) * 114 }
+    for y in 1..<(r.height - 1) {
+        for x in 1..<(r.width - 1) {
+            var neighbours: [(r: UInt8, g: UInt8, b: UInt8, a: UInt8)] = []
+            for dy in -1...1 { for dx in -1...1 where dx != 0 || dy != 0 { neighbours.append(r.pixel(x + dx, y + dy)) } }
+            guard let dark = neighbours.min(by: { luma($0) < luma($1) }),
+                  let light = neighbours.max(by: { luma($0) < luma($1) }), luma(light) - luma(dark) > 60_000 else { continue }
+            let mid = (r: UInt8((Int(dark.r) + Int(light.r)) / 2), g: UInt8((Int(dark.g) + Int(light.g)) / 2),
+                       b: UInt8((Int(dark.b) + Int(light.b)) / 2), a: UInt8((Int(dark.a) + Int(light.a)) / 2))
+            for c in [mid, dark, light] where c != r.pixel(x, y) {
+                var changed = r
+                let i = (y * r.width + x) * 4
+                changed.pixels[i] = c.r; changed.pixels[i + 1] = c.g; changed.pixels[i + 2] = c.b; changed.pixels[i + 3] = c.a
+                let result = Pixelmatch.compare(changed, r, diff: false).result
+                if result.mismatched == 0 && result.antialiased == 1 { return changed }
+            }
+        }
+    }
+    return nil
+}
+
+private extension Raster {
+    func rgbaBytes(_ x: Int, _ y: Int) -> [UInt8] {
+        let i = (y * width + x) * 4
+        return Array(pixels[i..<i + 4])
+    }
+
+    /// Sets a pixel to black or white, whichever is farther from its colour.
+    mutating func contrast(_ x: Int, _ y: Int) {
+        let i = (y * width + x) * 4
+        let luma = Int(pixels[i]) * 299 + Int(pixels[i + 1]) * 587 + Int(pixels[i + 2]) * 114
+        let v: UInt8 = luma > 127_500 ? 0 : 255
+        pixels[i] = v; pixels[i + 1] = v; pixels[i + 2] = v; pixels[i + 3] = 255
+    }
+}
