@@ -63,3 +63,59 @@ let full = time {
 line("render + encode + write, \(jobs) threads", full, n, "variant")
 let total = parse / Double(10) + layout + full
 print(String(format: "whole built-in matrix rendered and written: %.3f s (target < 2 s)", total))
+
+// Snapshot stages (issue 4). The PNGs just written are the baselines: same layout as `snapshots/`.
+let store = SnapshotStore(root: folder)
+let baselineFiles = items.map { store.url(of: $0.variant) }
+let decode = time {
+    _ = parallelMap(n, jobs: jobs) { i in (try? Raster(pngData: Data(contentsOf: baselineFiles[i])))?.width ?? 0 }
+}
+line("baseline read + decode (libpng), \(jobs) threads", decode, n, "variant")
+var snapshotReport: SnapshotReport?
+let check = time { snapshotReport = SnapshotChecker(store: store, output: nil).run(plan, jobs: jobs) }
+line("check, nothing changed, \(jobs) threads", check, n, "variant")
+if let c = snapshotReport?.counts {
+    print("    \(c.match) match, \(c.mismatch) mismatch, \(c.new) new, \(c.stale) stale")
+}
+print(String(format: "check / rasterize: %.2f×   check / (render + encode + write): %.2f× (target < 1.5×)",
+             check / rasterN, check / full))
+
+// `glyphaudit diff` on the bench harness pairs (../shared/bench): BENCH_PAIRS, default /tmp/wl/pairs, made by
+// `python3 ../shared/bench/make_workload.py /tmp/wl` and `limit render /tmp/wl/pair_jobs.tsv /tmp/wl/pairs`.
+let pairsFolder = URL(fileURLWithPath: ProcessInfo.processInfo.environment["BENCH_PAIRS"] ?? "/tmp/wl/pairs")
+let pairsA = pairsFolder.appendingPathComponent("base")
+let pairsB = pairsFolder.appendingPathComponent("changed")
+if FileManager.default.fileExists(atPath: pairsA.path) && FileManager.default.fileExists(atPath: pairsB.path) {
+    var diffReport: ImageDiff.Report?
+    let diffTime = time(5) { diffReport = ImageDiff.compareFolders(pairsA, pairsB, jobs: jobs) }
+    let count = diffReport?.pairs.count ?? 0
+    line("diff bench pairs (read, decode, pixelmatch), \(jobs) threads", diffTime, max(count, 1), "pair")
+    if let r = diffReport {
+        let pixels = r.pairs.reduce(0) { $0 + ($1.difference?.mismatchedPixels ?? 0) }
+        print(String(format: "    flagged %d/%d pairs, %d px; ImageMagick compare per pair 3.796 s (%.0f× slower), "
+                     + "pybind11-pixelmatch 0.370 s (%.1f× slower)", r.differing, count, pixels,
+                     3.796 / diffTime, 0.370 / diffTime))
+    }
+} else {
+    print("diff bench pairs: skipped, no \(pairsA.path) and \(pairsB.path) (see ../shared/bench/run.sh; BENCH_PAIRS=DIR)")
+}
+
+// Audit stages (issue 3): cutting the glyphs out of the renders, then each rule, on the rasters above.
+var auditInput: AuditInput!
+let cut = time { auditInput = AuditInput(plan: plan, rasters: rasters, jobs: jobs) }
+line("audit: cut glyphs, \(jobs) threads", cut, n, "variant")
+let auditor = Auditor()
+for rule in auditor.rules {
+    var count = 0
+    let t = time { count = rule.check(auditInput, auditor.options(for: rule)).count }
+    line("audit: \(rule.id) (\(count) findings)", t, n, "variant")
+}
+var auditResult: AuditResult?
+let audit = time { auditResult = auditor.run(plan: plan, rasters: rasters, jobs: jobs) }
+line("audit: whole (cut + every rule), \(jobs) threads", audit, n, "variant")
+print(String(format: "audit / rasterize: %.2f× (target ≤ 0.5×); %d errors, %d warnings, %d info",
+             audit / rasterN, auditResult?.count(.error) ?? 0, auditResult?.count(.warning) ?? 0, auditResult?.count(.info) ?? 0))
+// `glyphaudit audit` renders and cuts in one pass, keeping only the glyphs (no 330 MB of renders).
+let renderAndAudit = time { auditResult = auditor.run(plan: plan, jobs: jobs) }
+line("render + audit, glyphs only kept, \(jobs) threads", renderAndAudit, n, "variant")
+print(String(format: "(render + audit) / rasterize: %.2f×", renderAndAudit / rasterN))

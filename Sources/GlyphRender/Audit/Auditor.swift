@@ -1,0 +1,152 @@
+import Foundation
+
+/// The audit engine: runs every registered rule over the input, applies the configuration
+/// (severities, thresholds, accepted findings) and orders the result. It knows nothing about
+/// individual rules; adding a rule is adding it to `registry`.
+public struct Auditor: Sendable {
+    /// Every rule, in the order reports list them.
+    public static let registry: [any AuditRule] = [
+        StateShapeRule(),
+        NonTextContrastRule(),
+        TextContrastRule(),
+        ClippingRule(),
+        DynamicTypeScalingRule(),
+        TargetSizeRule(),
+        ImageAspectRule(),
+    ]
+
+    public static func rule(_ id: String) -> (any AuditRule)? { registry.first { $0.id == id } }
+
+    public var rules: [any AuditRule]
+    public var config: AuditConfig
+
+    public init(config: AuditConfig = AuditConfig(), rules: [any AuditRule] = Auditor.registry) {
+        self.config = config
+        self.rules = rules
+    }
+
+    /// The options of a rule under this configuration.
+    public func options(for rule: any AuditRule) -> RuleOptions {
+        RuleOptions(parameters: rule.parameters, values: config.rules[rule.id]?.values ?? [:])
+    }
+
+    /// Audits rendered variants: `rasters` are the full renders of `plan.items`, index-aligned.
+    public func run(plan: Plan, rasters: [Raster], jobs: Int = defaultJobs) -> AuditResult {
+        run(AuditInput(plan: plan, rasters: rasters, jobs: jobs))
+    }
+
+    /// Renders and audits; only the glyphs are kept in memory.
+    public func run(plan: Plan, jobs: Int = defaultJobs) -> AuditResult {
+        run(AuditInput(plan: plan, jobs: jobs))
+    }
+
+    public func run(_ input: AuditInput) -> AuditResult {
+        var findings: [Finding] = []
+        var ran: [String] = []
+        for rule in rules {
+            let setting = config.rules[rule.id]
+            if setting?.severity == .off { continue }
+            ran.append(rule.id)
+            for var f in rule.check(input, options(for: rule)) {
+                if let s = setting?.severity?.severity {
+                    // The configured severity replaces the rule's failure level; lower levels are never raised.
+                    f.severity = f.severity == rule.defaultSeverity ? s : min(f.severity, s)
+                }
+                findings.append(f)
+            }
+        }
+        // Group by preset (plan order), then rule (registry order); each rule's own order within.
+        let presetOrder = Dictionary(uniqueKeysWithValues: input.specs.enumerated().map { ($1.name, $0) })
+        let ruleOrder = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
+        findings = findings.enumerated().sorted { x, y in
+            let a = (presetOrder[x.element.preset] ?? Int.max, ruleOrder[x.element.rule] ?? Int.max, x.offset)
+            let b = (presetOrder[y.element.preset] ?? Int.max, ruleOrder[y.element.rule] ?? Int.max, y.offset)
+            return a < b
+        }.map(\.element)
+
+        var used = Set<Int>()
+        let accepted = config.accepted
+        for i in findings.indices {
+            if let k = accepted.firstIndex(where: { $0.matches(findings[i]) }) {
+                findings[i].accepted = accepted[k].reason
+                used.insert(k)
+            }
+        }
+        let unused = accepted.indices.filter { !used.contains($0) }.map { accepted[$0] }
+        return AuditResult(findings: findings, unusedAccepted: unused, rules: ran,
+                           presets: input.specs.map(\.name), variants: input.items.count)
+    }
+}
+
+/// What an audit found.
+public struct AuditResult: Sendable {
+    public var findings: [Finding]
+    /// Baseline entries that matched no finding (the problem was fixed, or the entry is stale).
+    public var unusedAccepted: [AcceptedFinding]
+    public var rules: [String]
+    public var presets: [String]
+    public var variants: Int
+
+    /// Findings not accepted by a baseline.
+    public var open: [Finding] { findings.filter { $0.accepted == nil } }
+
+    public func count(_ severity: Severity) -> Int { open.filter { $0.severity == severity }.count }
+
+    /// Whether an open finding is at or above `level` (nil: never fail).
+    public func fails(at level: Severity?) -> Bool {
+        guard let level else { return false }
+        return open.contains { $0.severity >= level }
+    }
+
+    /// The result as JSON (`--json`): a summary and every finding with its numbers and location.
+    public func jsonObject() -> [String: Any] {
+        var summary: [String: Any] = [
+            "variants": variants,
+            "presets": presets,
+            "rules": rules,
+            "error": count(.error),
+            "warning": count(.warning),
+            "info": count(.info),
+            "accepted": findings.count - open.count,
+        ]
+        var byPreset: [String: [String: [String: Int]]] = [:]
+        for f in open {
+            byPreset[f.preset, default: [:]][f.rule, default: [:]][f.severity.rawValue, default: 0] += 1
+        }
+        summary["byPreset"] = byPreset
+        let list: [[String: Any]] = findings.map { f in
+            var o: [String: Any] = [
+                "rule": f.rule,
+                "severity": f.severity.rawValue,
+                "criterion": f.criterion ?? NSNull(),
+                "variant": f.variant,
+                "subject": f.subject,
+                "message": f.message,
+                "numbers": f.numbers,
+                "values": f.values,
+            ]
+            if let l = f.location {
+                var loc: [String: Any] = ["file": l.file]
+                if let v = l.line { loc["line"] = v }
+                if let v = l.keyPath { loc["keyPath"] = v }
+                if let v = l.token { loc["token"] = v }
+                if let v = l.tokenFile { loc["tokenFile"] = v }
+                if let v = l.tokenLine { loc["tokenLine"] = v }
+                o["location"] = loc
+            }
+            if let a = f.accepted { o["accepted"] = a }
+            if let p = f.picturePath { o["evidence"] = p }
+            return o
+        }
+        return [
+            "version": 1,
+            "summary": summary,
+            "findings": list,
+            "unusedAccepted": unusedAccepted.map { $0.jsonObject() },
+        ]
+    }
+
+    public func jsonData() -> Data {
+        (try? JSONSerialization.data(withJSONObject: jsonObject(), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    }
+}

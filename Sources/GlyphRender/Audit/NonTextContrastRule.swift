@@ -1,0 +1,332 @@
+import Foundation
+
+/// `nontext-contrast` (WCAG 1.4.11 Non-text Contrast): the parts that identify the control and its
+/// state reach 3:1 against the colours next to them, from the authored colours; and a warning when
+/// a thin stroke that reaches 3:1 as authored never does in any rendered pixel at some scale.
+public struct NonTextContrastRule: AuditRule {
+    public init() {}
+
+    public let id = "nontext-contrast"
+    public let title = "Control parts reach 3:1 against adjacent colours"
+    public let criterion: String? = "1.4.11"
+    public let reference = "WCAG 2.2 SC 1.4.11 Non-text Contrast (AA); the switch seed's \"off-state fill maintains at least 3:1\""
+    public let defaultSeverity = Severity.error
+    public let checks = """
+    From the authored colours of each theme and state (translucent colours composited over what lies \
+    under them, ratios never rounded): the box's boundary against the surface (the ring when it is \
+    hollow; the ring or the fill, whichever is stronger, when it is filled), the mark (tick, dash) \
+    against the fill or surface around it, a template image's tint against the surface, the switch's \
+    off and on track against the surface, and the knob against the track. A theme named `disabled` \
+    (or `disabled-…`) is exempt (1.4.11 exempts inactive components): its ratios are reported as info. \
+    Also from the rendered pixels: when a ring, mark or image reaches the ratio as authored but no \
+    pixel of it does at some display scale (a stroke thinner than a pixel is blended with the surface), \
+    a warning names the scale and sizes — that is what people see on such a screen.
+    """
+    public let fix = """
+    Darken (on light surfaces) or lighten (on dark surfaces) the failing colour until it reaches the \
+    ratio; for a switch, give the off track a colour or a border that reaches 3:1 against the surface. \
+    For the pixel warning, draw the stroke at least one pixel wide at @1x (e.g. 1 pt instead of 0.5 pt).
+    """
+    public let parameters = [
+        RuleParameter("minimumRatio", 3, range: 1...21, "The contrast ratio the parts must reach (1.4.11: 3)."),
+    ]
+
+    public func threshold(_ o: RuleOptions) -> String { "\(Format.number(o["minimumRatio"])):1 against the adjacent colour" }
+
+    static func isExempt(_ theme: String) -> Bool { theme == "disabled" || theme.hasPrefix("disabled-") }
+
+    /// One part measured against the colour next to it.
+    struct Part {
+        var subject: String
+        /// What the part is called in a message ("knob"); the subject adds what it stands on.
+        var name: String
+        /// The authored colours (for the message) and what they look like composited.
+        var foreground: RGBA
+        var foregroundSeen: RGBA
+        var background: RGBA
+        var backgroundName: String
+        var role: ColorRole
+        /// A second candidate that may carry the boundary instead (a filled box's fill vs its ring).
+        var alternative: (color: RGBA, seen: RGBA, role: ColorRole, name: String)?
+    }
+
+    public func check(_ input: AuditInput, _ o: RuleOptions) -> [Finding] {
+        let required = o["minimumRatio"]
+        var out: [Finding] = []
+        // Authored colours: the same for every size, Dynamic Type size and scale.
+        let groups = input.groups { v in [v.preset, v.theme, v.state.rawValue] }
+        for group in groups {
+            let item = input.items[group[0]]
+            let spec = item.spec, v = item.variant
+            guard let theme = spec.theme(named: v.theme) else { continue }
+            let variants = group.map { input.items[$0].variant }
+            for part in Self.parts(spec, theme: theme, state: v.state) {
+                out.append(contentsOf: authoredFinding(input, spec, theme, v.state, part, variants, required))
+            }
+        }
+        out.append(contentsOf: pixelFindings(input, required))
+        return out
+    }
+
+    static func seen(_ c: RGBA, over bg: RGBA) -> RGBA { c.composited(over: bg) }
+
+    /// The parts of a control in one state, each with its adjacent colour.
+    static func parts(_ spec: Spec, theme: ThemeSpec, state: ControlState) -> [Part] {
+        func color(_ r: ColorRole) -> RGBA? { theme.color(r, state: state)?.rgba }
+        guard let surfaceAuthored = color(.surface) else { return [] }
+        let surface = seen(surfaceAuthored, over: .white)
+        let surfaceName = "surface"
+        var parts: [Part] = []
+        if spec.control == .switch {
+            let trackRole: ColorRole = state == .on ? .trackOn : .trackOff
+            let trackName = state == .on ? "on track" : "off track"
+            if let track = color(trackRole) {
+                let trackSeen = seen(track, over: surface)
+                var part = Part(subject: trackName, name: trackName, foreground: track, foregroundSeen: trackSeen, background: surface,
+                                backgroundName: surfaceName, role: trackRole)
+                if let size = spec.sizes.first, size.borderWidth > 0, let border = color(.border) {
+                    part.alternative = (border, seen(border, over: trackSeen), .border, "border")
+                }
+                parts.append(part)
+                if let knob = color(.knob) {
+                    parts.append(Part(subject: "knob on \(trackName)", name: "knob", foreground: knob, foregroundSeen: seen(knob, over: trackSeen),
+                                      background: trackSeen, backgroundName: trackName, role: .knob))
+                }
+            }
+            return parts
+        }
+        if let images = spec.images {
+            if images.template, let tint = color(.tint) {
+                parts.append(Part(subject: "image (tint)", name: "image tint", foreground: tint, foregroundSeen: seen(tint, over: surface),
+                                  background: surface, backgroundName: surfaceName, role: .tint))
+            }
+            return parts
+        }
+        let a = spec.appearance(state)
+        var fillSeen: RGBA?
+        if a.fill, let fill = color(.fill) { fillSeen = seen(fill, over: surface) }
+        let ring = a.ring && (spec.sizes.first?.borderWidth ?? 0) > 0 ? color(.border) : nil
+        if let fill = color(.fill), let fillSeen {
+            var part = Part(subject: "fill", name: "fill", foreground: fill, foregroundSeen: fillSeen, background: surface,
+                            backgroundName: surfaceName, role: .fill)
+            if let ring { part.alternative = (ring, seen(ring, over: fillSeen), .border, "ring") }
+            parts.append(part)
+        } else if let ring {
+            parts.append(Part(subject: "ring", name: "ring", foreground: ring, foregroundSeen: seen(ring, over: surface), background: surface,
+                              backgroundName: surfaceName, role: .border))
+        }
+        if a.mark != .none, let mark = color(.mark) {
+            let bg = fillSeen ?? surface
+            let name = a.mark == .check ? "tick" : "dash"
+            parts.append(Part(subject: fillSeen != nil ? "\(name) on fill" : name, name: name, foreground: mark,
+                              foregroundSeen: seen(mark, over: bg), background: bg,
+                              backgroundName: fillSeen != nil ? "fill" : surfaceName, role: .mark))
+        }
+        return parts
+    }
+
+    static func describe(_ authored: RGBA, _ seen: RGBA) -> String {
+        authored.a < 1 ? "\(authored.hex) (\(seen.hex) as seen)" : authored.hex
+    }
+
+    func authoredFinding(_ input: AuditInput, _ spec: Spec, _ theme: ThemeSpec, _ state: ControlState, _ part: Part,
+                         _ variants: [Variant], _ required: Double) -> [Finding] {
+        var ratio = contrastRatio(part.foregroundSeen, part.background)
+        var role = part.role
+        // "on #FFFFFF" for the surface, "on fill #E00800" for anything else.
+        let on = part.backgroundName == "surface" ? part.background.hex : "\(part.backgroundName) \(part.background.hex)"
+        var what = "\(part.name) \(Self.describe(part.foreground, part.foregroundSeen)) on \(on)"
+        var numbers: [String: Double] = [:]
+        if let alt = part.alternative {
+            let altRatio = contrastRatio(alt.seen, part.background)
+            numbers["ratio.\(part.subject)"] = ratio
+            numbers["ratio.\(alt.name)"] = altRatio
+            if altRatio > ratio {
+                what = "\(part.name) \(Self.describe(part.foreground, part.foregroundSeen)) and its \(alt.name) "
+                    + "\(Self.describe(alt.color, alt.seen)) on \(on): the \(alt.name)"
+                ratio = altRatio
+                role = alt.role
+            } else {
+                what = "\(part.name) \(Self.describe(part.foreground, part.foregroundSeen)) (its \(alt.name) "
+                    + "\(Self.describe(alt.color, alt.seen)) is \(Format.ratio(altRatio))) on \(on)"
+            }
+        }
+        numbers["ratio"] = ratio
+        numbers["required"] = required
+        let exempt = Self.isExempt(theme.name)
+        if ratio >= required && !exempt { return [] }
+        let message: String
+        if exempt {
+            message = "\(what) is \(Format.ratio(ratio)) (\(theme.name): inactive components are exempt from \(Format.number(required)):1)"
+        } else {
+            message = "\(what) is \(Format.ratio(ratio)), needs \(Format.number(required)):1"
+        }
+        let fg = role == part.role ? part.foregroundSeen : (part.alternative?.seen ?? part.foregroundSeen)
+        return [Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
+                        variant: VariantGroupID.id(variants), subject: part.subject, message: message, numbers: numbers,
+                        values: ["foreground": fg.hex, "background": part.background.hex, "theme": theme.name],
+                        location: input.colorLocation(spec, theme: theme, role: role, state: state),
+                        picture: .swatch(foreground: fg, background: part.background, ratio: ratio, required: required))]
+    }
+
+    // MARK: Rendered pixels
+
+    /// A region of the glyph and the colour its part must stand out from.
+    struct PixelPart {
+        var subject: String
+        var region: Rect
+        var exclude: Rect?
+        var background: RGBA
+        var authoredRatio: Double
+        var role: ColorRole
+        var width: Double
+    }
+
+    static func pixelParts(_ item: PlannedVariant, theme: ThemeSpec, required: Double) -> [PixelPart] {
+        let spec = item.spec, layout = item.layout, state = item.variant.state
+        guard spec.control == .checkbox else { return [] }
+        var out: [PixelPart] = []
+        for part in parts(spec, theme: theme, state: state) {
+            let ratio = contrastRatio(part.foregroundSeen, part.background)
+            guard ratio >= required else { continue }
+            switch part.role {
+            case .border where layout.borderWidth > 0:
+                out.append(PixelPart(subject: part.subject, region: layout.glyph, exclude: layout.appearance.mark != .none ? layout.mark : nil,
+                                     background: part.background, authoredRatio: ratio, role: .border, width: layout.borderWidth))
+            case .mark:
+                if let m = layout.mark {
+                    out.append(PixelPart(subject: part.subject, region: m, exclude: nil, background: part.background,
+                                         authoredRatio: ratio, role: .mark, width: layout.markWeight))
+                }
+            case .tint:
+                if let r = layout.image {
+                    out.append(PixelPart(subject: part.subject, region: r, exclude: nil, background: part.background,
+                                         authoredRatio: ratio, role: .tint, width: 0))
+                }
+            default:
+                break
+            }
+        }
+        return out
+    }
+
+    /// The highest ratio any pixel of `region` (minus `exclude`) reaches against `background`.
+    static func bestPixelRatio(_ g: GlyphPixels, region: Rect, exclude: Rect?, background: RGBA) -> Double {
+        let s = Double(g.scale)
+        let x0 = max(0, Int((region.minX * s).rounded(.down)) - g.x0), x1 = min(g.width, Int((region.maxX * s).rounded(.up)) - g.x0)
+        let y0 = max(0, Int((region.minY * s).rounded(.down)) - g.y0), y1 = min(g.height, Int((region.maxY * s).rounded(.up)) - g.y0)
+        guard x0 < x1, y0 < y1 else { return 1 }
+        var ex = (x0: 0, x1: 0, y0: 0, y1: 0)
+        if let e = exclude {
+            // Only pixels wholly inside the excluded rect are skipped.
+            ex = (Int((e.minX * s).rounded(.up)) - g.x0, Int((e.maxX * s).rounded(.down)) - g.x0,
+                  Int((e.minY * s).rounded(.up)) - g.y0, Int((e.maxY * s).rounded(.down)) - g.y0)
+        }
+        let bl = background.relativeLuminance
+        let table = SRGB.linearTable
+        var lo = bl, hi = bl
+        var cache: [UInt32: Double] = [:]
+        for y in y0..<y1 {
+            for x in x0..<x1 {
+                if x >= ex.x0 && x < ex.x1 && y >= ex.y0 && y < ex.y1 { continue }
+                let p = g.pixel(x, y)
+                let l: Double
+                if p >> 24 == 255 {
+                    l = relativeLuminance(linearR: table[Int(p & 0xFF)], linearG: table[Int((p >> 8) & 0xFF)],
+                                          linearB: table[Int((p >> 16) & 0xFF)])
+                } else if let hit = cache[p] {
+                    l = hit
+                } else {
+                    l = GlyphPixels.unpack(p).composited(over: .white).relativeLuminance
+                    cache[p] = l
+                }
+                lo = min(lo, l)
+                hi = max(hi, l)
+            }
+        }
+        return max(contrastRatio(luminance: lo, bl), contrastRatio(luminance: hi, bl))
+    }
+
+    func pixelFindings(_ input: AuditInput, _ required: Double) -> [Finding] {
+        struct Miss: Sendable {
+            let index: Int
+            let subject: String
+            let best: Double
+            let authored: Double
+            let role: ColorRole
+            let region: Rect
+            let width: Double
+        }
+        let items = input.items
+        // What each variant needs measured; identical glyphs (the same pixels, region and background)
+        // are measured once.
+        struct Job: Hashable {
+            let glyph: Int
+            let subject: String
+            let region: [Double]
+            let exclude: [Double]
+            let background: RGBA
+        }
+        var jobs: [Job] = []
+        var jobIndex: [Job: Int] = [:]
+        var wanted: [(item: Int, part: PixelPart, job: Int)] = []
+        for (i, item) in items.enumerated() {
+            guard !Self.isExempt(item.variant.theme), let theme = item.spec.theme(named: item.variant.theme) else { continue }
+            let g = input.glyphs[i], s = Double(g.scale)
+            func rel(_ r: Rect?) -> [Double] {
+                guard let r else { return [] }
+                return [r.minX * s - Double(g.x0), r.minY * s - Double(g.y0), r.width * s, r.height * s]
+            }
+            for part in Self.pixelParts(item, theme: theme, required: required) {
+                let job = Job(glyph: input.sameGlyph[i], subject: part.subject, region: rel(part.region), exclude: rel(part.exclude),
+                              background: part.background)
+                let k: Int
+                if let known = jobIndex[job] {
+                    k = known
+                } else {
+                    k = jobs.count
+                    jobIndex[job] = k
+                    jobs.append(job)
+                }
+                wanted.append((i, part, k))
+            }
+        }
+        let work = wanted
+        let firstOfJob = Dictionary(work.map { ($0.job, $0) }, uniquingKeysWith: { a, _ in a })
+        let best = input.parallelMap(jobs.count) { k -> Double in
+            let w = firstOfJob[k]!
+            return Self.bestPixelRatio(input.glyphs[w.item], region: w.part.region, exclude: w.part.exclude, background: w.part.background)
+        }
+        let misses = work.compactMap { w -> Miss? in
+            best[w.job] < required ? Miss(index: w.item, subject: w.part.subject, best: best[w.job], authored: w.part.authoredRatio,
+                                          role: w.part.role, region: w.part.region, width: w.part.width) : nil
+        }
+        // One warning per part, theme, state, component and scale, listing the Dynamic Type sizes.
+        var order: [String] = []
+        var byKey: [String: [Miss]] = [:]
+        for m in misses {
+            let v = items[m.index].variant
+            let key = "\(v.preset)/\(v.component)/\(v.theme)/\(v.state.rawValue)@\(v.scale)/\(m.subject)"
+            if byKey[key] == nil { order.append(key) }
+            byKey[key, default: []].append(m)
+        }
+        return order.map { key in
+            let ms = byKey[key]!
+            let worst = ms.min { $0.best < $1.best }!
+            let item = items[worst.index]
+            let v = item.variant
+            let theme = item.spec.theme(named: v.theme)!
+            let sizes = ms.map { items[$0.index].variant.dynamicType }
+            let stroke = worst.width > 0 ? " \(Format.points(worst.width)) pt" : ""
+            let message = "\(worst.subject)\(stroke) reaches \(Format.ratio(worst.authored)) as authored, but at @\(v.scale)x "
+                + "no pixel of it reaches \(Format.number(required)):1 (best \(Format.ratio(worst.best))) at \(Format.sizes(sizes))"
+            return Finding(rule: id, severity: .warning, criterion: criterion,
+                           variant: VariantGroupID.id(ms.map { items[$0.index].variant }), subject: "\(worst.subject) pixels",
+                           message: message,
+                           numbers: ["bestPixelRatio": worst.best, "ratio": worst.authored, "required": required, "scale": Double(v.scale)],
+                           values: ["sizes": Format.sizes(sizes)],
+                           location: input.colorLocation(item.spec, theme: theme, role: worst.role, state: v.state),
+                           picture: .outline(v, worst.region))
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import GlyphRender
+
+enum AuditCommand {
+    static let command = Command(
+        name: "audit",
+        summary: "Audit every selected variant for accessibility (findings only).",
+        usage: "glyphaudit audit [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--config FILE] [--baseline FILE] "
+            + "[--write-baseline FILE] [--fail-on error|warning|never] [--evidence DIR] [--json] [--jobs N]",
+        discussion: """
+        Renders the selected variants in memory and runs every rule (`glyphaudit rules` lists them). Prints
+        the findings grouped by preset and rule with counts, then the details; with --json, prints them as JSON
+        on stdout instead. Findings a baseline accepts (the config's "accepted" list, or --baseline FILE) are
+        shown but never fail the run. --write-baseline FILE writes every open warning and error into FILE as
+        accepted (keeping reasons already given) and exits 0. --evidence DIR writes a picture proving each
+        finding. With no --preset and no --spec, the four built-in presets are audited.
+        Exit status: 0 clean; 1 open findings at or above --fail-on (default: error); 2 bad input.
+        """,
+        options: Selection.options + [
+            Option(name: "config", value: "FILE", help: "Configuration (default: ./.glyphaudit.json when present)."),
+            Option(name: "baseline", value: "FILE", help: "Accepted findings to add to the configuration's."),
+            Option(name: "write-baseline", value: "FILE", help: "Write every open warning and error as accepted, then exit 0."),
+            Option(name: "fail-on", value: "LEVEL", help: "error (default), warning or never."),
+            Option(name: "evidence", value: "DIR", help: "Write a picture proving each finding into DIR."),
+            Option.flag("json", "Print the findings as JSON on stdout."),
+            Option.flag("verbose", "List every finding, without folding repeats together."),
+            Option.flag("quiet", "Print nothing but errors (and --json output)."),
+        ],
+        run: run)
+
+    /// `--fail-on`: nil means never.
+    static func failLevel(_ args: Arguments) throws(UsageError) -> Severity? {
+        switch args.value("fail-on") ?? "error" {
+        case "error": return .error
+        case "warning": return .warning
+        case "never": return nil
+        case let other: throw UsageError(message: "--fail-on takes error, warning or never, got \"\(other)\"")
+        }
+    }
+
+    /// The configuration: --config FILE, else ./.glyphaudit.json when present, plus --baseline FILE.
+    static func config(_ args: Arguments) throws -> AuditConfig {
+        var config = AuditConfig()
+        if let file = args.value("config") {
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw InputError(file: file, message: "no such configuration file")
+            }
+            config = try AuditConfig.load(file: file)
+        } else if FileManager.default.fileExists(atPath: AuditConfig.fileName) {
+            config = try AuditConfig.load(file: AuditConfig.fileName)
+        }
+        if let file = args.value("baseline") {
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw InputError(file: file, message: "no such baseline file")
+            }
+            config.accepted += try AuditConfig.loadBaseline(file: file)
+        }
+        return config
+    }
+
+    static func run(_ args: Arguments) throws -> Int32 {
+        let failOn = try failLevel(args)
+        let jobs = try Selection.jobs(args)
+        let config = try config(args)
+        let start = DispatchTime.now()
+        let plan = try Selection.plan(args)
+        let input = AuditInput(plan: plan, jobs: jobs)
+        var result = Auditor(config: config).run(input)
+        let elapsed = seconds(since: start)
+
+        if let dir = args.value("evidence") {
+            try EvidencePainter.write(&result, input: input, to: URL(fileURLWithPath: dir))
+        }
+        if let file = args.value("write-baseline") {
+            try AtomicFile.write(AuditConfig.baselineData(for: result, previous: config.accepted), to: URL(fileURLWithPath: file))
+            let n = Set(result.findings.filter { $0.severity >= .warning }.map { "\($0.rule) \($0.variant) \($0.subject)" }).count
+            Console.info("wrote \(n) accepted findings to \(file)")
+        }
+        if args.flag("json") {
+            var data = result.jsonData()
+            data.append(0x0A)
+            FileHandle.standardOutput.write(data)
+        } else if !Console.quiet {
+            Console.out(AuditText.render(result, verbose: args.flag("verbose"), color: AuditText.useColor))
+        }
+        let presets = result.presets.count == 1 ? "1 preset" : "\(result.presets.count) presets"
+        Console.info(String(format: "audited %d variants of %@ with %d rules in %.2f s", result.variants,
+                            presets, result.rules.count, elapsed))
+        if args.value("write-baseline") != nil { return 0 }
+        return result.fails(at: failOn) ? 1 : 0
+    }
+}
+
+/// The audit as text: counts per preset and rule, then the details, repeats folded together.
+enum AuditText {
+    static var useColor: Bool {
+        isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    static func paint(_ s: String, _ severity: Severity, _ color: Bool) -> String {
+        guard color else { return s }
+        let code = switch severity {
+        case .error: "31"
+        case .warning: "33"
+        case .info: "36"
+        }
+        return "\u{1B}[\(code)m\(s)\u{1B}[0m"
+    }
+
+    static func counts(_ findings: [Finding]) -> String {
+        var parts: [String] = []
+        for s in [Severity.error, .warning, .info] {
+            let n = findings.filter { $0.severity == s }.count
+            if n > 0 { parts.append("\(n) \(s.rawValue)\(n == 1 ? "" : "s")") }
+        }
+        return parts.isEmpty ? "clean" : parts.joined(separator: ", ")
+    }
+
+    /// Findings that differ only in Dynamic Type size and scale (and their numbers) fold into one entry.
+    struct Fold {
+        var findings: [Finding]
+        var id: String
+    }
+
+    static func fold(_ findings: [Finding]) -> [Fold] {
+        var order: [String] = []
+        var groups: [String: [Finding]] = [:]
+        for f in findings {
+            var p = parts(f.variant)
+            if p.count == 6 { p[2] = "*"; p[5] = "*" }
+            let key = [f.rule, f.severity.rawValue, f.subject, f.accepted ?? "", p.joined(separator: "/")].joined(separator: "\u{0}")
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(f)
+        }
+        return order.map { key in
+            let fs = groups[key]!
+            let all = fs.map { parts($0.variant) }
+            var id = fs[0].variant
+            if fs.count > 1, all.allSatisfy({ $0.count == 6 }) {
+                let merged = (0..<6).map { i in Set(all.map { $0[i] }).count == 1 ? all[0][i] : "*" }
+                id = "\(merged[0])/\(merged[1])/\(merged[2])/\(merged[3])/\(merged[4])@\(merged[5])x"
+            }
+            return Fold(findings: fs, id: id)
+        }
+    }
+
+    /// `preset/component/dt/theme/state@Nx` → its six parts (the scale without `x`).
+    static func parts(_ id: String) -> [String] {
+        var p = id.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard let last = p.popLast() else { return [] }
+        let s = last.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard s.count == 2 else { return p + s }
+        return p + [s[0], s[1].hasSuffix("x") ? String(s[1].dropLast()) : s[1]]
+    }
+
+    static func render(_ result: AuditResult, verbose: Bool, color: Bool) -> String {
+        var out = ""
+        let open = result.open
+        out += "glyphaudit audit: \(result.variants) variants, \(result.rules.count) rules — \(counts(open))"
+        let accepted = result.findings.count - open.count
+        if accepted > 0 { out += " (\(accepted) accepted by the baseline)" }
+        out += "\n\n"
+        for preset in result.presets {
+            let fs = open.filter { $0.preset == preset }
+            out += "\(preset.padding(toLength: 28, withPad: " ", startingAt: 0))\(counts(fs))\n"
+            for rule in result.rules {
+                let rs = fs.filter { $0.rule == rule }
+                if rs.isEmpty { continue }
+                out += "  \(rule.padding(toLength: 26, withPad: " ", startingAt: 0))\(counts(rs))\n"
+            }
+        }
+        if result.findings.isEmpty { return out }
+        out += "\nDetails\n"
+        for preset in result.presets {
+            let fs = result.findings.filter { $0.preset == preset }
+            if fs.isEmpty { continue }
+            out += "\n\(preset)\n"
+            let folds = verbose ? fs.map { Fold(findings: [$0], id: $0.variant) } : fold(fs)
+            for fold in folds {
+                let f = fold.findings[0]
+                let tag = f.accepted != nil ? "accepted" : f.severity.rawValue
+                var head = "  \(paint(tag.padding(toLength: 8, withPad: " ", startingAt: 0), f.severity, color)) \(f.rule)"
+                if let c = f.criterion { head += " (\(c))" }
+                head += "  \(fold.id)"
+                if fold.findings.count > 1 { head += "  [\(fold.findings.count) variants]" }
+                out += head + "\n"
+                out += "           \(f.message)\n"
+                if fold.findings.count > 1 {
+                    out += "           (shown: \(f.variant))\n"
+                }
+                if let a = f.accepted { out += "           accepted: \(a)\n" }
+                if let l = f.location { out += "           at \(l.description)\n" }
+                if let p = f.picturePath { out += "           evidence: \(p)\n" }
+            }
+        }
+        if !result.unusedAccepted.isEmpty {
+            out += "\nBaseline entries that matched no finding (fixed, or stale):\n"
+            for a in result.unusedAccepted {
+                out += "  \(a.rule)  \(a.variant)\(a.subject.map { "  \($0)" } ?? "")"
+                if let file = a.file { out += "  (\(file)\(a.line.map { ":\($0)" } ?? ""))" }
+                out += "\n"
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+@testable import GlyphRender
+
+// `nontext-contrast` and `text-contrast`: ratios from authored colours compared with the reference
+// vectors in ../shared/reference/contrast-vectors.json (never rounded), the large-text rule, the
+// disabled exemption, translucent colours, source locations, and the rendered-pixel warning.
+
+@Suite("Audit: contrast")
+struct AuditContrastTests {
+    /// The reference file gives ratios to six decimal places.
+    static func sixPlaces(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
+
+    /// One theme per reference vector: the ring (border) and the label in `fg` on a `bg` surface.
+    static func vectorScene(_ vectors: [ReferenceData.ContrastVector], sizes: [String] = ["L"]) throws -> AuditScene {
+        let themes = vectors.enumerated().map { i, v in
+            "\"v\(i)\": { \"surface\": \"\(v.bg)\", \"border\": \"\(v.fg)\", \"label\": \"\(v.fg)\" }"
+        }.joined(separator: ",\n")
+        return try AuditScene("""
+        { "name": "vectors", "control": "checkbox", "sizes": { "md": { "size": 20 } },
+          "label": { "text": "Label" }, "states": ["unchecked"], "scales": [1],
+          "dynamicTypeSizes": [\(sizes.map { "\"\($0)\"" }.joined(separator: ", "))],
+          "themes": { \(themes) } }
+        """)
+    }
+
+    @Test("the ring's ratio equals wcag2_ratio of every reference vector, and fails 3:1 exactly when the vector does")
+    func nonTextAgainstVectors() throws {
+        let vectors = try ReferenceData.contrastVectors()
+        #expect(vectors.count == 43)
+        let s = try Self.vectorScene(vectors)
+        let rule = NonTextContrastRule()
+        // Measured: with a threshold of 21 every ring under 21:1 is reported with its ratio.
+        let all = s.run(rule, ["minimumRatio": 21])
+        let defaults = s.run(rule)
+        for (i, v) in vectors.enumerated() {
+            let theme = "v\(i)"
+            let found = all.filter { $0.values["theme"] == theme && $0.subject == "ring" }
+            if v.wcag2_ratio >= 21 {
+                #expect(found.isEmpty)
+            } else {
+                let f = try #require(found.first, "\(v.fg) on \(v.bg)")
+                #expect(Self.sixPlaces(f.numbers["ratio"]!) == v.wcag2_ratio, "\(v.fg) on \(v.bg): \(f.numbers["ratio"]!) vs \(v.wcag2_ratio)")
+            }
+            let fails = defaults.contains { $0.values["theme"] == theme && $0.subject == "ring" }
+            #expect(fails == !v.meets_3_0, "\(v.fg) on \(v.bg) \(v.wcag2_ratio)")
+        }
+    }
+
+    @Test("the label's ratio equals wcag2_ratio and fails 4.5:1 at body size exactly when the vector does")
+    func textAgainstVectors() throws {
+        let vectors = try ReferenceData.contrastVectors()
+        let s = try Self.vectorScene(vectors)
+        let findings = s.run(TextContrastRule())
+        for (i, v) in vectors.enumerated() {
+            let found = findings.filter { $0.values["theme"] == nil && $0.variant.contains("/v\(i)/") }
+            #expect(found.isEmpty == v.meets_4_5, "\(v.fg) on \(v.bg) \(v.wcag2_ratio)")
+            if let f = found.first {
+                #expect(Self.sixPlaces(f.numbers["ratio"]!) == v.wcag2_ratio)
+                #expect(f.numbers["required"] == 4.5)
+                #expect(f.severity == .error && f.criterion == "1.4.3")
+            }
+        }
+    }
+
+    @Test("the switch seed's light-grey off track: \"off track #E9E9EA on #FFFFFF is 1.21:1, needs 3:1\"")
+    func switchOffTrack() throws {
+        let s = try AuditScene(preset: "swiftui-switch")
+        let findings = s.run(NonTextContrastRule())
+        let f = try #require(findings.first { $0.subject == "off track" && $0.variant.contains("/default/") })
+        #expect(f.message == "off track #E9E9EA on #FFFFFF is 1.21:1, needs 3:1")
+        #expect(f.variant == "swiftui-switch/switch-md/*/default/off@*x")
+        #expect(f.severity == .error && f.criterion == "1.4.11")
+        #expect(f.numbers["ratio"] == contrastRatio(RGBA(hex: "#E9E9EA")!, .white))
+        #expect(f.location?.file == "Assets/presets/swiftui-switch.json")
+        #expect(f.location?.keyPath == "themes.default.trackOff")
+        let specLines = try #require(Presets.source("swiftui-switch")).components(separatedBy: "\n")
+        let line = try #require(f.location?.line)
+        #expect(specLines[line - 1].contains("\"trackOff\": \"#E9E9EA\""))
+        // The disabled theme is reported, as info only.
+        let disabled = findings.filter { $0.variant.contains("/disabled/") }
+        #expect(!disabled.isEmpty && disabled.allSatisfy { $0.severity == .info })
+    }
+
+    @Test("large text needs 3:1: #777777 (4.478:1) fails at 17 pt and passes at 21 pt; 14 pt bold is large; 2.995 fails 3")
+    func largeText() throws {
+        let grey = try AuditScene("""
+        { "name": "g", "control": "checkbox", "sizes": { "md": { "size": 20 } }, "label": { "text": "Label" },
+          "states": ["unchecked"], "scales": [1], "dynamicTypeSizes": ["L", "xxL"],
+          "themes": { "default": { "surface": "#FFFFFF", "border": "#000000", "label": "#777777" } } }
+        """)
+        let f = try #require(grey.run(TextContrastRule()).first)
+        #expect(f.values["sizes"] == "L")
+        #expect(f.message.contains("is 4.47:1, needs 4.5:1 at L"))
+        #expect(f.message.contains("passes 3:1 as large text at xxL"))
+        #expect(f.variant == "g/square-md/L/default/unchecked@1x")
+
+        // headline is bold: at xS it is 14 pt, so large: 3:1. #959595 is 2.995:1 (fails), #949494 3.033:1 (passes).
+        for (colour, fails) in [("#959595", true), ("#949494", false)] {
+            let bold = try AuditScene("""
+            { "name": "b", "control": "checkbox", "sizes": { "md": { "size": 20 } }, "label": { "text": "Label", "textStyle": "headline" },
+              "states": ["unchecked"], "scales": [1], "dynamicTypeSizes": ["xS"],
+              "themes": { "default": { "surface": "#FFFFFF", "border": "#000000", "label": "\(colour)" } } }
+            """)
+            let fs = bold.run(TextContrastRule())
+            #expect(fs.isEmpty == !fails, "\(colour)")
+            if let f = fs.first {
+                #expect(f.numbers["required"] == 3)
+                #expect(f.message.contains("is 2.99:1, needs 3:1"), "shown truncated, never rounded up: \(f.message)")
+            }
+        }
+    }
+
+    @Test("the disabled theme is exempt: its ratios are info, never errors")
+    func disabledExempt() throws {
+        let s = try AuditScene("""
+        { "name": "d", "control": "checkbox", "sizes": { "md": { "size": 20 } }, "label": { "text": "Label" },
+          "states": ["unchecked", "checked"], "scales": [1], "dynamicTypeSizes": ["L"],
+          "themes": {
+            "default": { "surface": "#FFFFFF", "border": "#C7C7CC", "fill": "#C7C7CC", "mark": "#FFFFFF", "label": "#C7C7CC" },
+            "disabled": { "surface": "#FFFFFF", "border": "#C7C7CC", "fill": "#C7C7CC", "mark": "#FFFFFF", "label": "#C7C7CC" } } }
+        """)
+        let findings = s.run(NonTextContrastRule()) + s.run(TextContrastRule())
+        let byTheme = Dictionary(grouping: findings) { $0.variant.split(separator: "/")[3] }
+        let active = try #require(byTheme["default"]), inactive = try #require(byTheme["disabled"])
+        #expect(active.allSatisfy { $0.severity == .error })
+        #expect(inactive.allSatisfy { $0.severity == .info })
+        #expect(Set(active.map(\.subject)) == Set(inactive.map(\.subject)))
+        #expect(Set(active.map(\.subject)) == ["ring", "fill", "tick on fill", "label"])
+        let ring = try #require(inactive.first { $0.subject == "ring" })
+        #expect(Self.sixPlaces(ring.numbers["ratio"]!) == 1.68408)  // reference vector #C7C7CC on #FFFFFF
+        #expect(ring.message.contains("inactive components are exempt"))
+    }
+
+    @Test("translucent colours are composited over what lies under them before the ratio is taken")
+    func translucent() throws {
+        let s = try AuditScene(preset: "swiftui-checkbox", filter: ["theme=disabled", "dynamic-type=L", "scale=1"])
+        let ring = try #require(s.run(NonTextContrastRule()).first { $0.subject == "ring" })
+        let seen = RGBA(hex: "#3C3C434C")!.composited(over: .white)
+        #expect(ring.numbers["ratio"] == contrastRatio(seen, .white))
+        #expect(ring.message.hasPrefix("ring #3C3C434C (\(seen.hex) as seen) on #FFFFFF is 1.72:1"))
+    }
+
+    @Test("a tick is measured against the fill it sits on; a filled box passes on its fill or its ring")
+    func markOnFill() throws {
+        let s = try AuditScene(preset: "design-system-checkbox", filter: ["dynamic-type=L", "scale=1"])
+        let findings = s.run(NonTextContrastRule())
+        // Brand red #E00800 and white are 4.995:1 (reference vector): no error in any active theme.
+        #expect(findings.allSatisfy { $0.severity == .info }, "\(findings.map(\.message))")
+        let strict = s.run(NonTextContrastRule(), ["minimumRatio": 5])
+        let tick = try #require(strict.first { $0.subject == "tick on fill" && $0.variant.contains("/default/") })
+        #expect(tick.message == "tick #FFFFFF on fill #E00800 is 4.99:1, needs 5:1")
+        #expect(Self.sixPlaces(tick.numbers["ratio"]!) == 4.995015)
+        // A filled box whose fill is faint but whose ring is strong passes on the ring.
+        let box = try AuditScene(SpecText.checkbox(
+            appearance: ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" }, "checked": { "ring": true, "fill": true, "mark": "none" } }"##,
+            theme: ##"{ "surface": "#FFFFFF", "border": "#000000", "fill": "#F4F4F4" }"##, scales: [1], sizes: ["L"]))
+        #expect(box.run(NonTextContrastRule()).isEmpty)
+    }
+
+    @Test("a token colour's finding points at the spec line and at the token file line of its value")
+    func tokenLocation() throws {
+        let s = try AuditScene(preset: "design-system-checkbox", filter: ["theme=disabled", "dynamic-type=L", "scale=1"])
+        let ring = try #require(s.run(NonTextContrastRule()).first { $0.subject == "ring" })
+        let loc = try #require(ring.location)
+        #expect(loc.file == "Assets/presets/design-system-checkbox.json")
+        #expect(loc.keyPath == "themes.disabled.border")
+        #expect(loc.token == "{mark.disabled.border.default}")
+        #expect(loc.tokenFile == "Assets/tokens/design-system.tokens.json")
+        let tokenLines = try #require(EmbeddedAssets.files["Assets/tokens/design-system.tokens.json"]).components(separatedBy: "\n")
+        let tokenLine = try #require(loc.tokenLine)
+        #expect(tokenLines[tokenLine - 1].contains("\"300\": { \"$value\": \"#C4C4C4\" }"), "\(tokenLines[tokenLine - 1])")
+        let specLines = try #require(Presets.source("design-system-checkbox")).components(separatedBy: "\n")
+        #expect(specLines[try #require(loc.line) - 1].contains("\"border\": \"{mark.disabled.border.default}\""))
+    }
+
+    @Test("a 0.5 pt ring that reaches 4.54:1 as authored never reaches 3:1 in any pixel at @1x: a warning for @1x only")
+    func thinStrokePixels() throws {
+        let s = try AuditScene(SpecText.checkbox(
+            states: ["unchecked"], appearance: ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" } }"##,
+            theme: ##"{ "surface": "#FFFFFF", "border": "#767676" }"##,
+            size: ##"{ "size": 20, "cornerRadius": 4, "borderWidth": 0.5 }"##, scales: [1, 2], sizes: ["L"]))
+        let findings = s.run(NonTextContrastRule())
+        #expect(findings.count == 1)
+        let f = try #require(findings.first)
+        #expect(f.severity == .warning)
+        #expect(f.numbers["scale"] == 1)
+        #expect(f.numbers["bestPixelRatio"]! < 3)
+        #expect(Self.sixPlaces(f.numbers["ratio"]!) == 4.542225)  // reference vector #767676 on #FFFFFF
+        #expect(f.variant == "t/square-md/L/default/unchecked@1x")
+        #expect(f.message.contains("at @1x no pixel of it reaches 3:1"))
+        // At @2x the half-point ring covers whole pixels.
+        let two = try s.index("t/square-md/L/default/unchecked@2x")
+        let layout = s.plan.items[two].layout
+        let best = NonTextContrastRule.bestPixelRatio(s.input.glyphs[two], region: layout.glyph, exclude: nil, background: .white)
+        #expect(best >= 4.5)
+    }
+}
