@@ -4,28 +4,208 @@ import GlyphRender
 enum RunCommand {
     static let command = Command(
         name: "run",
-        summary: "Render every variant and print a summary (the CI entry point).",
-        usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N]",
-        discussion: "With no --preset and no --spec, runs on the four built-in presets.",
-        options: Selection.options + [Option.flag("quiet", "Print nothing but errors.")],
+        summary: "Render, audit, check snapshots and write every report in one pass (the CI entry point).",
+        usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--report DIR] [--formats LIST] "
+            + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--shard I/N] [--jobs N]",
+        discussion: """
+        Renders every selected variant once, in memory; audits them (`glyphaudit rules`); compares them with
+        their baselines in --snapshots (skipped when that folder does not exist, unless --record); and writes
+        the reports into --report: index.html (with its pictures), report.json, junit.xml, results.sarif and
+        summary.md. With no --preset and no --spec, runs on the four built-in presets. When GITHUB_ACTIONS=true,
+        failing findings and snapshots are also printed as workflow annotations (::error file=…::).
+        Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures; 2 bad input or a runtime
+        failure; 64 usage error.
+        """,
+        options: Selection.options + [
+            Option(name: "report", value: "DIR", help: "Where the reports go (default: glyphaudit-out)."),
+            Option(name: "formats", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all)."),
+            Option(name: "config", value: "FILE", help: "Configuration (default: ./.glyphaudit.json when present)."),
+            Option(name: "baseline", value: "FILE", help: "Accepted findings to add to the configuration's."),
+            Option(name: "fail-on", value: "LEVEL", help: "error (default), warning or never."),
+            Option(name: "snapshots", value: "DIR", help: "Baseline folder (default: snapshots)."),
+            Option.flag("record", "Write missing baselines."),
+            Option.flag("update", "Rewrite baselines that changed."),
+            Option(name: "max-diff-pixels", value: "N", help: "Pixels that may differ before a snapshot fails (default 0)."),
+            Option(name: "max-diff-ratio", value: "R", help: "Share of pixels (0…1) that may differ before a snapshot fails."),
+            Option(name: "shard", value: "I/N", help: "Run the I-th of N slices of the matrix (merge them with merge-reports)."),
+            Option.flag("quiet", "Print nothing but errors."),
+        ],
         run: run)
 
+    static func formats(_ args: Arguments) throws(UsageError) -> [ReportFormat] {
+        let names = args.list("formats")
+        if names.isEmpty { return ReportFormat.allCases }
+        var out: [ReportFormat] = []
+        for n in names {
+            guard let f = ReportFormat(rawValue: n) else {
+                throw UsageError(message: "--formats takes \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(n)\"")
+            }
+            if !out.contains(f) { out.append(f) }
+        }
+        return out
+    }
+
     static func run(_ args: Arguments) throws -> Int32 {
-        let jobs = try Selection.jobs(args)
         let start = DispatchTime.now()
-        let plan = try Selection.plan(args)
-        let items = plan.items
-        let pixels = parallelMap(items.count, jobs: jobs) { i in
-            let r = Renderer.raster(items[i].layout, spec: items[i].spec)
-            return r.width * r.height
+        let formats = try formats(args)
+        let failOn = try AuditCommand.failLevel(args)
+        let jobs = try Selection.jobs(args)
+        var shard: Shard?
+        if let s = args.value("shard") {
+            guard let parsed = Shard(s) else { throw UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N, got \"\(s)\"") }
+            shard = parsed
         }
-        var counts: [String: Int] = [:]
-        for item in items { counts[item.variant.preset, default: 0] += 1 }
-        for spec in plan.specs {
-            Console.out("\(spec.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(counts[spec.name] ?? 0) variants rendered")
+        let maxPixels = try args.int("max-diff-pixels", range: 0...Int(Int32.max))
+        let maxRatio = try args.double("max-diff-ratio", range: 0...1)
+        let config = try AuditCommand.config(args)
+        let report = URL(fileURLWithPath: args.value("report") ?? "glyphaudit-out")
+        let snapshotFolder = URL(fileURLWithPath: args.value("snapshots") ?? "snapshots")
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let progress = Progress(enabled: !Console.quiet)
+
+        progress.stage("laying out")
+        let plan = try Selection.plan(args, shard: shard)
+        if plan.items.isEmpty {
+            // A shard may hold nothing when there are more shards than components.
+            Console.info("shard \(shard?.description ?? "") holds no variant of this run")
         }
-        Console.out(String(format: "%d variants, %.1f megapixels, %.2f s", items.count,
-                           Double(pixels.reduce(0, +)) / 1e6, seconds(since: start)))
-        return 0
+
+        progress.stage("rendering \(plan.items.count) variants")
+        let rasters = plan.renderAll(jobs: jobs)
+
+        progress.stage("auditing")
+        let input = AuditInput(plan: plan, rasters: rasters, jobs: jobs)
+        let auditor = Auditor(config: config)
+        var audit = auditor.run(input)
+        let wantPictures = formats.contains(.html)
+        if wantPictures {
+            progress.stage("drawing evidence")
+            try EvidencePainter.write(&audit, input: input, to: report.appendingPathComponent("evidence"))
+        }
+
+        var snapshots: SnapshotSection?
+        var snapshotReport: SnapshotReport?
+        var writes: SnapshotWrites = []
+        if args.flag("record") { writes.insert(.record) }
+        if args.flag("update") { writes.insert(.update) }
+        if FileManager.default.fileExists(atPath: snapshotFolder.path) || !writes.isEmpty {
+            progress.stage("checking snapshots")
+            let checker = SnapshotChecker(store: SnapshotStore(root: snapshotFolder),
+                                          output: wantPictures ? report.appendingPathComponent("snapshots") : nil,
+                                          options: SnapshotOptions(maxDiffPixels: maxPixels, maxDiffRatio: maxRatio), writes: writes)
+            let checked = checker.run(plan, rasters: rasters, jobs: jobs)
+            snapshotReport = checked
+            snapshots = try snapshotSection(checked, folder: snapshotFolder, report: report, cwd: cwd)
+        } else {
+            Console.info("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
+        }
+
+        progress.stage("writing reports")
+        let variants = try RunReport.variantRecords(plan, rasters: wantPictures ? rasters : [], report: wantPictures ? report : nil,
+                                                    jobs: jobs, sizesFrom: rasters)
+        var findings = audit.records
+        for i in findings.indices {
+            if let e = findings[i].evidence { findings[i].evidence = "evidence/" + e }
+            if var l = findings[i].location {
+                l.file = relativePath(l.file, base: cwd)
+                l.tokenFile = l.tokenFile.map { relativePath($0, base: cwd) }
+                findings[i].location = l
+            }
+        }
+        var result = RunReport(tool: "glyphaudit \(version)", shard: shard?.description,
+                               failOn: failOn?.rawValue ?? "never", selected: plan.selected,
+                               presets: RunReport.presetRecords(plan, base: cwd), variants: variants, findings: findings,
+                               snapshots: snapshots, rules: auditor.rules.map { RuleRecord($0, config: config) })
+        result.canonicalize()
+        try result.write(to: report, formats: formats)
+        progress.done()
+
+        printSummary(result, audit: audit, snapshots: snapshotReport, report: report, formats: formats, seconds: seconds(since: start))
+        if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
+            for line in result.githubAnnotations() { Console.out(line) }
+        }
+        if snapshotReport?.results.contains(where: { $0.writeError != nil }) == true { return 2 }
+        return result.exitStatus
+    }
+
+    /// Snapshot results as report records, with their pictures inside the report folder.
+    static func snapshotSection(_ checked: SnapshotReport, folder: URL, report: URL, cwd: URL) throws -> SnapshotSection {
+        var records: [SnapshotRecord] = []
+        for r in checked.results {
+            var rec = SnapshotRecord(id: r.id, status: r.status.rawValue, failed: r.failed,
+                                     baseline: relativePath(r.baseline, base: cwd), action: r.action?.rawValue,
+                                     message: r.message ?? r.writeError, mismatchedPixels: r.difference?.mismatchedPixels,
+                                     mismatchRatio: r.difference?.mismatchRatio, maxDelta: r.difference?.maxColorDelta,
+                                     expectedSize: r.difference.map { [$0.expectedSize.width, $0.expectedSize.height] },
+                                     actualSize: r.difference.map { [$0.actualSize.width, $0.actualSize.height] })
+            if r.status == .mismatch, let d = r.difference {
+                rec.message = d.sameSize
+                    ? String(format: "%d px differ (%.3f %%), largest colour difference %.3f", d.mismatchedPixels, d.mismatchRatio * 100, d.maxColorDelta)
+                    : "size changed from \(d.expectedSize) to \(d.actualSize)"
+            }
+            if let o = r.outputs {
+                rec.actual = relativePath(o.actual, base: report)
+                rec.diff = relativePath(o.diff, base: report)
+                // The baseline beside them, so the report shows all three without the repository.
+                let expected = "snapshots/\(r.id).expected.png"
+                if let data = try? Data(contentsOf: URL(fileURLWithPath: r.baseline)) {
+                    try writeIfChanged(data, to: report.appendingPathComponent(expected))
+                    rec.expected = expected
+                }
+            }
+            records.append(rec)
+        }
+        return SnapshotSection(folder: relativePath(folder.path, base: cwd), results: records)
+    }
+
+    static func printSummary(_ r: RunReport, audit: AuditResult, snapshots: SnapshotReport?, report: URL,
+                             formats: [ReportFormat], seconds: Double) {
+        let c = r.counts
+        var lines: [String] = []
+        lines.append("glyphaudit run: \(c.variants) variants\(r.shard.map { " (shard \($0))" } ?? "") — "
+                     + (r.passed ? "passed" : "failed") + " (fails on \(r.failOn))")
+        lines.append("  findings: \(c.errors) errors, \(c.warnings) warnings, \(c.infos) info" + (c.accepted > 0 ? ", \(c.accepted) accepted" : ""))
+        for rule in r.rules {
+            guard let byRule = c.byRule[rule.id] else { continue }
+            let parts = ["error", "warning", "info"].compactMap { s in byRule[s].map { "\($0) \(s)\($0 == 1 ? "" : "s")" } }
+            lines.append("    \(rule.id.padding(toLength: 22, withPad: " ", startingAt: 0)) \(parts.joined(separator: ", "))")
+        }
+        if let s = snapshots {
+            let k = s.counts
+            lines.append("  snapshots (\(relativePath(s.snapshots, base: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)))): "
+                         + "\(k.match) match, \(k.mismatch) changed, \(k.new) new, \(k.stale) stale"
+                         + (k.recorded > 0 ? ", \(k.recorded) recorded" : "") + (k.updated > 0 ? ", \(k.updated) updated" : "")
+                         + (k.unreadable > 0 ? ", \(k.unreadable) unreadable" : ""))
+            for res in s.results where res.failed {
+                lines.append("    \(res.status.rawValue): \(res.id)")
+            }
+        } else {
+            lines.append("  snapshots: not checked")
+        }
+        lines.append("  reports: " + formats.map { report.appendingPathComponent($0.fileName).path }.joined(separator: ", "))
+        lines.append(String(format: "  %.2f s", seconds))
+        for l in lines { Console.out(l) }
+    }
+}
+
+/// A one-line progress display on stderr, only when stderr is a terminal (never in CI).
+final class Progress {
+    let enabled: Bool
+    let color: Bool
+
+    init(enabled: Bool) {
+        self.enabled = enabled && isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
+        color = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    func stage(_ s: String) {
+        guard enabled else { return }
+        let text = color ? "\u{1B}[2m… \(s)\u{1B}[0m" : "… \(s)"
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    func done() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 }

@@ -125,16 +125,24 @@ extension RunReport {
                 if let cr = rule.criterion { h.raw(" <span class=\"muted\">WCAG \(h.e(cr))</span>") }
                 h.raw(" <span class=\"muted\">· \(rf.count)</span></h4>\n")
                 h.raw("<details class=\"fix\"><summary>What it checks and how to fix it</summary><p>\(h.e(rule.summary))</p><p><strong>Fix:</strong> \(h.e(rule.fix))</p></details>\n")
-                for i in rf {
+                for fold in foldFindings(rf) {
+                    let i = fold[0]
                     let f = findings[i]
                     let parts = VariantPattern.parts(f.variant).map(String.init)
                     let theme = parts.count > 3 ? parts[3] : "*"
-                    let dt = parts.count > 2 ? parts[2] : "*"
+                    let dt = fold.count > 1 ? "*" : (parts.count > 2 ? parts[2] : "*")
                     h.raw("<article class=\"finding sev-\(h.e(f.severity))\" id=\"f-\(i)\" data-preset=\"\(h.e(f.preset))\" data-rule=\"\(h.e(f.rule))\" data-severity=\"\(h.e(f.severity))\" data-theme=\"\(h.e(theme))\" data-dt=\"\(h.e(dt))\">\n")
                     h.raw("<p class=\"head\"><span class=\"badge \(h.e(f.severity))\">\(h.e(f.severity.capitalized))</span>")
                     if f.accepted != nil { h.raw(" <span class=\"badge accepted\">Accepted</span>") }
                     h.raw(" <code>\(h.e(f.variant))</code> <span class=\"muted\">\(h.e(f.subject))</span></p>\n")
                     h.raw("<p class=\"message\">\(h.e(f.message))</p>\n")
+                    if fold.count > 1 {
+                        h.raw("<details class=\"more\"><summary>The same finding in \(fold.count) variants</summary><ul>\n")
+                        for j in fold {
+                            h.raw("<li id=\"f-\(j)\"><code>\(h.e(findings[j].variant))</code> — \(h.e(findings[j].message))</li>\n")
+                        }
+                        h.raw("</ul></details>\n")
+                    }
                     if let reason = f.accepted { h.raw("<p class=\"muted\">Accepted: \(h.e(reason))</p>\n") }
                     if let l = f.location {
                         var where_ = l.file + (l.line.map { ":\($0)" } ?? "")
@@ -199,6 +207,25 @@ extension RunReport {
             }
         }
         return out
+    }
+
+    /// Findings that differ only in Dynamic Type size and scale fold into one card (in order).
+    func foldFindings(_ indices: [Int]) -> [[Int]] {
+        var order: [String] = []
+        var groups: [String: [Int]] = [:]
+        for i in indices {
+            let f = findings[i]
+            var p = VariantPattern.parts(f.variant).map(String.init)
+            if p.count == 6 { p[2] = "*"; p[5] = "*" }
+            let key = [f.rule, f.severity, f.subject, f.accepted ?? "", p.joined(separator: "/")].joined(separator: "\u{0}")
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(i)
+        }
+        // Errors first, then warnings, then info; otherwise in report order.
+        return order.enumerated().sorted { a, b in
+            let ra = rank(findings[groups[a.element]![0]].severity), rb = rank(findings[groups[b.element]![0]].severity)
+            return ra != rb ? ra < rb : a.offset < b.offset
+        }.map { groups[$0.element]! }
     }
 
     func rank(_ severity: String) -> Int { severity == "error" ? 0 : severity == "warning" ? 1 : 2 }

@@ -12,6 +12,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var shard: String?
     /// The findings' fail level the run used (`error`, `warning`, `never`).
     public var failOn: String
+    /// Variants selected in the whole run (all shards together).
+    public var selected: Int
     public var presets: [PresetRecord]
     public var variants: [VariantRecord]
     public var findings: [FindingRecord]
@@ -19,11 +21,12 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var snapshots: SnapshotSection?
     public var rules: [RuleRecord]
 
-    public init(tool: String, shard: String? = nil, failOn: String, presets: [PresetRecord], variants: [VariantRecord],
-                findings: [FindingRecord], snapshots: SnapshotSection?, rules: [RuleRecord]) {
+    public init(tool: String, shard: String? = nil, failOn: String, selected: Int, presets: [PresetRecord],
+                variants: [VariantRecord], findings: [FindingRecord], snapshots: SnapshotSection?, rules: [RuleRecord]) {
         self.tool = tool
         self.shard = shard
         self.failOn = failOn
+        self.selected = selected
         self.presets = presets
         self.variants = variants
         self.findings = findings
@@ -99,6 +102,11 @@ public struct FindingRecord: Codable, Sendable, Equatable {
 public struct SnapshotSection: Codable, Sendable, Equatable {
     public var folder: String
     public var results: [SnapshotRecord]
+
+    public init(folder: String, results: [SnapshotRecord]) {
+        self.folder = folder
+        self.results = results
+    }
 }
 
 public struct SnapshotRecord: Codable, Sendable, Equatable {
@@ -118,6 +126,26 @@ public struct SnapshotRecord: Codable, Sendable, Equatable {
     public var expected: String?
     public var actual: String?
     public var diff: String?
+
+    public init(id: String, status: String, failed: Bool, baseline: String, action: String? = nil, message: String? = nil,
+                mismatchedPixels: Int? = nil, mismatchRatio: Double? = nil, maxDelta: Double? = nil,
+                expectedSize: [Int]? = nil, actualSize: [Int]? = nil, expected: String? = nil, actual: String? = nil,
+                diff: String? = nil) {
+        self.id = id
+        self.status = status
+        self.failed = failed
+        self.baseline = baseline
+        self.action = action
+        self.message = message
+        self.mismatchedPixels = mismatchedPixels
+        self.mismatchRatio = mismatchRatio
+        self.maxDelta = maxDelta
+        self.expectedSize = expectedSize
+        self.actualSize = actualSize
+        self.expected = expected
+        self.actual = actual
+        self.diff = diff
+    }
 }
 
 public struct RuleRecord: Codable, Sendable, Equatable {
@@ -133,7 +161,8 @@ public struct RuleRecord: Codable, Sendable, Equatable {
 public enum VariantPattern {
     public static func matches(_ pattern: String, _ id: String) -> Bool {
         if !pattern.contains("*") { return pattern == id }
-        return parts(pattern).elementsEqual(parts(id)) { p, v in p == "*" || p == v }
+        // The scale part keeps its unit: `@*x` matches any scale.
+        return parts(pattern).elementsEqual(parts(id)) { p, v in p == "*" || p == "*x" || p == v }
     }
 
     /// Splits `preset/component/dt/theme/state@Nx` into its six parts.

@@ -1,0 +1,53 @@
+import Foundation
+import GlyphRender
+
+enum MergeReportsCommand {
+    static let command = Command(
+        name: "merge-reports",
+        summary: "Merge the reports of --shard runs into one complete set of reports.",
+        usage: "glyphaudit merge-reports DIR… [--report DIR] [--formats LIST]",
+        discussion: """
+        Each DIR is the --report folder of one `glyphaudit run --shard I/N`; its report.json and pictures
+        are read. The merged reports equal those of one unsharded run. Exit status: 0 when the merged run
+        passes, 1 when it has findings at its fail level or snapshot failures, 2 when a report is missing,
+        unreadable, of another run, or a shard is missing or doubled.
+        """,
+        options: [
+            Option(name: "report", value: "DIR", help: "Where to write the merged reports (default: glyphaudit-out)."),
+            Option(name: "formats", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all)."),
+            Option.flag("quiet", "Print nothing but errors."),
+        ],
+        run: run)
+
+    static func run(_ args: Arguments) throws -> Int32 {
+        let dirs = args.positionals
+        guard !dirs.isEmpty else { throw UsageError(message: "name the shards' report folders") }
+        let formats = try RunCommand.formats(args)
+        let out = URL(fileURLWithPath: args.value("report") ?? "glyphaudit-out")
+        var parts: [(report: RunReport, file: String)] = []
+        for dir in dirs {
+            let file = URL(fileURLWithPath: dir).appendingPathComponent(ReportFormat.json.fileName)
+            parts.append((try RunReport.read(file), file.path))
+        }
+        let merged = try RunReport.merge(parts)
+        // Copy every picture the shards wrote (checked first, so nothing is written on bad input).
+        var copies: [(from: URL, to: URL)] = []
+        for (dir, part) in zip(dirs, parts) {
+            for rel in part.report.referencedFiles {
+                let from = URL(fileURLWithPath: dir).appendingPathComponent(rel)
+                guard FileManager.default.fileExists(atPath: from.path) else {
+                    throw InputError(file: from.path, message: "the report refers to this file, but it is missing")
+                }
+                copies.append((from, out.appendingPathComponent(rel)))
+            }
+        }
+        for c in copies where c.from.standardizedFileURL != c.to.standardizedFileURL {
+            try writeIfChanged(try Data(contentsOf: c.from), to: c.to)
+        }
+        try merged.write(to: out, formats: formats)
+        let counts = merged.counts
+        Console.info("merged \(parts.count) reports: \(counts.variants) variants, \(counts.errors) errors, \(counts.warnings) warnings, "
+                     + "\(counts.snapshotFailed) snapshot failures → \(out.path)")
+        return merged.exitStatus
+    }
+}
