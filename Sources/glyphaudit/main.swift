@@ -12,6 +12,7 @@ let commands: [Command] = [
     DiffCommand.command,
     RulesCommand.command,
     MergeReportsCommand.command,
+    ExportCommand.command,
 ]
 
 func mainHelp() -> String {

@@ -1,0 +1,63 @@
+import Foundation
+import GlyphRender
+
+enum ExportCommand {
+    static let command = Command(
+        name: "export",
+        summary: "Export the glyphs as an Xcode asset catalog (.xcassets).",
+        usage: "glyphaudit export --xcassets DIR [--vector [pdf|svg]] [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N] [--quiet]",
+        discussion: """
+        Writes one image set per preset, shape, size and state, e.g.
+        DIR/design-system-checkbox/square-md-checked.imageset, in a namespace folder per preset
+        (Image("design-system-checkbox/square-md-checked")). Each holds the glyph alone (no label, transparent
+        background) at Dynamic Type L: the default theme as the any appearance, the inverse theme as the dark
+        appearance, as @1x/@2x/@3x PNGs, or with --vector one PDF (--vector svg: SVG) per appearance.
+        Template images are drawn in black and marked as templates. Contents.json is written as Xcode writes it.
+        A file is written (atomically) only when its bytes change; a re-export of an unchanged catalog touches
+        nothing. --only takes preset, control, shape, size and state. See docs/export.md.
+        """,
+        options: Selection.options + [
+            Option(name: "xcassets", value: "DIR", help: "The catalog to write (required; the folder name ends in .xcassets)."),
+            Option.flag("vector", "One vector image per appearance instead of PNGs: pdf, or svg when followed by `svg`."),
+            Option.flag("quiet", "Print nothing but errors."),
+        ],
+        run: run)
+
+    static func run(_ args: Arguments) throws -> Int32 {
+        guard let dir = args.value("xcassets") else {
+            throw UsageError(message: "--xcassets DIR is required")
+        }
+        // `--vector` is a flag whose optional value follows it as a word (`--vector svg`).
+        var format = AssetCatalog.Format.png
+        var rest = args.positionals
+        if args.flag("vector") {
+            format = .pdf
+            if let word = rest.first {
+                guard let f = AssetCatalog.Format(rawValue: word), f.isVector else {
+                    throw UsageError(message: "--vector takes pdf or svg, got \"\(word)\"")
+                }
+                format = f
+                rest.removeFirst()
+            }
+        }
+        if let extra = rest.first {
+            throw UsageError(message: "unexpected argument \"\(extra)\"")
+        }
+        let jobs = try Selection.jobs(args)
+        let start = DispatchTime.now()
+        let root = URL(fileURLWithPath: dir)
+        try AssetCatalog.checkDestination(root)
+
+        // Load, lay out and render everything in memory first: bad input writes nothing.
+        let catalog = try AssetCatalog(specs: try Selection.specs(args), filter: try Selection.filter(args), format: format)
+        let files = try catalog.files(jobs: jobs)
+        let summary = try AssetCatalog.write(files, to: root)
+
+        Console.info(String(format: "exported %d of %d image sets (%@) into %@: %d files written, %d unchanged%@ in %.2f s",
+                            catalog.imageSets.count, catalog.total, format.rawValue.uppercased(), root.path,
+                            summary.written.count, summary.unchanged.count,
+                            summary.removed.isEmpty ? "" : ", \(summary.removed.count) stale removed",
+                            seconds(since: start)))
+        return 0
+    }
+}
