@@ -160,6 +160,7 @@ enum RunCommand {
 
     static func printSummary(_ r: RunReport, audit: AuditResult, snapshots: SnapshotReport?, report: URL,
                              formats: [ReportFormat], seconds: Double) {
+        if Console.quiet { return }
         let c = r.counts
         var lines: [String] = []
         lines.append("glyphaudit run: \(c.variants) variants\(r.shard.map { " (shard \($0))" } ?? "") — "
