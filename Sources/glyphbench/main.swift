@@ -119,3 +119,23 @@ print(String(format: "audit / rasterize: %.2f× (target ≤ 0.5×); %d errors, %
 let renderAndAudit = time { auditResult = auditor.run(plan: plan, jobs: jobs) }
 line("render + audit, glyphs only kept, \(jobs) threads", renderAndAudit, n, "variant")
 print(String(format: "(render + audit) / rasterize: %.2f×", renderAndAudit / rasterN))
+
+// The shared peer workload (../shared/bench: 360 SVG renders, 13–187 px), rasterized in process with
+// each SVG parsed once, without encoding: the figure to hold against `limit render --no-write --cache`.
+let jobsFile = URL(fileURLWithPath: ProcessInfo.processInfo.environment["BENCH_JOBS"] ?? "/tmp/wl/jobs.tsv")
+if let text = try? String(contentsOf: jobsFile, encoding: .utf8) {
+    var docs: [String: SVGDocument] = [:]
+    var work: [(SVGDocument, Int, Int)] = []
+    for line in text.split(separator: "\n") {
+        let f = line.split(separator: "\t").map(String.init)
+        guard f.count >= 4, let w = Int(f[1]), let h = Int(f[2]) else { continue }
+        if docs[f[0]] == nil { docs[f[0]] = try? SVGDocument(url: URL(fileURLWithPath: f[0])) }
+        if let d = docs[f[0]] { work.append((d, w, h)) }
+    }
+    let all = work
+    let svg1 = time(5) { for (d, w, h) in all { _ = Renderer.raster(svg: d, width: w, height: h) } }
+    line("peer workload: rasterize only, 1 thread", svg1, all.count, "render")
+    print("    compare: `limit render jobs.tsv out --no-write --cache` (raster_s) from ../shared/bench")
+} else {
+    print("peer workload: skipped, no \(jobsFile.path) (python3 ../shared/bench/make_workload.py /tmp/wl)")
+}
