@@ -29,6 +29,7 @@ enum RunCommand {
             Option(name: "max-diff-ratio", value: "R", help: "Share of pixels (0…1) that may differ before a snapshot fails."),
             Option(name: "shard", value: "I/N", help: "Run the I-th of N slices of the matrix (merge them with merge-reports)."),
             Option.flag("quiet", "Print nothing but errors."),
+            Option.flag("verbose", "Also print how long each stage took."),
         ],
         run: run)
 
@@ -61,12 +62,19 @@ enum RunCommand {
         let report = URL(fileURLWithPath: args.value("report") ?? "glyphaudit-out")
         let snapshotFolder = URL(fileURLWithPath: args.value("snapshots") ?? "snapshots")
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let progress = Progress(enabled: !Console.quiet)
+        let progress = Progress(enabled: !Console.quiet, timings: args.flag("verbose"))
 
         progress.stage("laying out")
-        let plan = try Selection.plan(args, shard: shard)
+        // Selection.plan refuses an empty plan, but a shard may rightly be empty: refuse only an
+        // empty selection (before sharding).
+        let filter = try Selection.filter(args)
+        let plan = try Plan(specs: try Selection.specs(args), filter: filter, shard: shard)
+        if plan.selected == 0 {
+            throw InputError(file: "--only", message: "no variant matches \(args.all("only").joined(separator: " ")) "
+                             + "(\(plan.total) variants before filtering)")
+        }
         if plan.items.isEmpty {
-            // A shard may hold nothing when there are more shards than components.
+            // A shard may hold nothing when there are more shards than presets.
             Console.info("shard \(shard?.description ?? "") holds no variant of this run")
         }
 
@@ -100,7 +108,7 @@ enum RunCommand {
             Console.info("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
         }
 
-        progress.stage("writing reports")
+        progress.stage("writing contact-sheet pictures")
         let variants = try RunReport.variantRecords(plan, rasters: wantPictures ? rasters : [], report: wantPictures ? report : nil,
                                                     jobs: jobs, sizesFrom: rasters)
         var findings = audit.records
@@ -113,11 +121,14 @@ enum RunCommand {
             }
         }
         var result = RunReport(tool: "glyphaudit \(version)", shard: shard?.description,
-                               failOn: failOn?.rawValue ?? "never", selected: plan.selected,
+                               failOn: failOn?.rawValue ?? "never", selected: plan.selected, filter: RunReport.filterText(filter),
                                presets: RunReport.presetRecords(plan, base: cwd), variants: variants, findings: findings,
                                snapshots: snapshots, rules: auditor.rules.map { RuleRecord($0, config: config) })
         result.canonicalize()
-        try result.write(to: report, formats: formats)
+        for format in formats {
+            progress.stage("writing \(format.fileName)")
+            try result.write(to: report, formats: [format])
+        }
         progress.done()
 
         printSummary(result, audit: audit, snapshots: snapshotReport, report: report, formats: formats, seconds: seconds(since: start))
@@ -146,6 +157,7 @@ enum RunCommand {
             if let o = r.outputs {
                 rec.actual = relativePath(o.actual, base: report)
                 rec.diff = relativePath(o.diff, base: report)
+                rec.sideBySide = relativePath(o.sideBySide, base: report)
                 // The baseline beside them, so the report shows all three without the repository.
                 let expected = "snapshots/\(r.id).expected.png"
                 if let data = try? Data(contentsOf: URL(fileURLWithPath: r.baseline)) {
@@ -193,19 +205,33 @@ enum RunCommand {
 final class Progress {
     let enabled: Bool
     let color: Bool
+    let timings: Bool
+    private var current: (name: String, start: DispatchTime)?
 
-    init(enabled: Bool) {
+    init(enabled: Bool, timings: Bool = false) {
         self.enabled = enabled && isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
         color = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        self.timings = timings
+    }
+
+    private func finishStage() {
+        if timings, let c = current {
+            let clear = enabled ? "\r\u{1B}[K" : ""
+            FileHandle.standardError.write(Data((clear + String(format: "%7.3f s  %@\n", seconds(since: c.start), c.name)).utf8))
+        }
     }
 
     func stage(_ s: String) {
+        finishStage()
+        current = (s, DispatchTime.now())
         guard enabled else { return }
         let text = color ? "\u{1B}[2m… \(s)\u{1B}[0m" : "… \(s)"
         FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
     }
 
     func done() {
+        finishStage()
+        current = nil
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }

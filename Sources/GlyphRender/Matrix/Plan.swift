@@ -36,7 +36,7 @@ public struct Plan: Sendable {
                 if filter.matches(v) { selected.append((spec, v)) }
             }
         }
-        let keep = shard.map { $0.members(selected.map { "\($0.1.preset)/\($0.1.component)" }) }
+        let keep = shard.map { $0.members(selected.map { $0.1.preset }) }
         var items: [PlannedVariant] = []
         for (index, (spec, v)) in selected.enumerated() where keep?[index] ?? true {
             items.append(PlannedVariant(spec: spec, layout: try Layout(spec: spec, variant: v), index: index))
@@ -49,11 +49,12 @@ public struct Plan: Sendable {
 
 /// `--shard I/N`: the I-th of N deterministic slices of the selected matrix (1-based).
 ///
-/// A slice holds whole components (a preset's shape and size, with all its Dynamic Type sizes,
-/// themes, states and scales), because audits compare states and Dynamic Type sizes of one
-/// component with each other: so the findings of the shards, merged, are those of one whole run.
-/// Components go, largest first (ties in matrix order), to the shard with the fewest variants so
-/// far, so no two shards differ by more than the largest component.
+/// A slice holds whole presets (every variant of a preset's selection), because audits compare
+/// variants with each other within a preset: states and Dynamic Type sizes of one component, and
+/// also every component of a theme (`text-contrast`, the authored colours of `nontext-contrast`,
+/// whose findings cover all shapes and sizes at once). So the findings of the shards, merged, are
+/// those of one whole run. Presets go, largest first (ties in matrix order), to the shard with the
+/// fewest variants so far, so no two shards differ by more than the largest preset.
 public struct Shard: Sendable, Equatable {
     public let index: Int
     public let count: Int
@@ -67,7 +68,7 @@ public struct Shard: Sendable, Equatable {
 
     public var description: String { "\(index)/\(count)" }
 
-    /// For each position, whether it falls in this shard; `groups[i]` names the component of position i.
+    /// For each position, whether it falls in this shard; `groups[i]` names the group (preset) of position i.
     public func members(_ groups: [String]) -> [Bool] {
         var sizes: [String: Int] = [:]
         var order: [String] = []

@@ -196,15 +196,13 @@ extension RunReport {
         return h.text
     }
 
-    /// For each picture (variant id at @2x), the findings that cover it.
+    /// For each picture (variant id at @2x), the open findings that cover it at any scale.
     func variantFindingIndex() -> [String: [Int]] {
+        let matcher = FindingMatcher(findings) { $0.accepted == nil }
         var out: [String: [Int]] = [:]
-        let ids = variants.filter { $0.image != nil }
-        for (i, f) in findings.enumerated() where f.accepted == nil {
-            for v in ids where VariantPattern.matches(f.variant, v.id) || VariantPattern.matches(f.variant, v.id.replacingOccurrences(of: "@2x", with: "@1x"))
-                || VariantPattern.matches(f.variant, v.id.replacingOccurrences(of: "@2x", with: "@3x")) {
-                out[v.pictureKey, default: []].append(i)
-            }
+        for v in variants where v.image != nil {
+            let hits = matcher.matches(v.id, anyScale: true)
+            if !hits.isEmpty { out[v.pictureKey] = hits }
         }
         return out
     }

@@ -28,13 +28,14 @@ extension RunReport {
     /// JUnit XML: one `testcase` per variant and rule (classname `preset.rule`, name the rest of the
     /// variant id), plus one per variant for its snapshot when snapshots were checked. Findings at the
     /// fail level are `failure`s; others are listed in `system-out`. Snapshot pictures are attached
-    /// with `[[ATTACHMENT|path]]` lines (Jenkins' and GitLab's convention).
-    public func junitXML() -> String {
+    /// with `[[ATTACHMENT|path]]` lines (Jenkins' and GitLab's convention); both read such a path
+    /// relative to the working folder (Jenkins' workspace, GitLab's `$CI_PROJECT_DIR`), so the pictures'
+    /// report-relative paths are prefixed with `attachmentBase`, the report folder as seen from there.
+    /// Every element carries `time="0"` (no clock goes into a report; dorny/test-reporter shows a
+    /// missing time as NaN).
+    public func junitXML(attachmentBase: String = "") -> String {
         let failing = Set(failingFindings.map { "\($0.rule)|\($0.variant)|\($0.subject)" })
-        var byVariant: [String: [FindingRecord]] = [:]
-        let exact = findings.filter { !$0.variant.contains("*") }
-        let patterned = findings.filter { $0.variant.contains("*") }
-        for f in exact { byVariant[f.variant, default: []].append(f) }
+        let matcher = FindingMatcher(findings)
         let snapshotByID = Dictionary((snapshots?.results ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let ruleIDs = rules.map(\.id)
 
@@ -44,18 +45,17 @@ extension RunReport {
         for preset in presets {
             let vs = variants.filter { $0.preset == preset.name }
             if vs.isEmpty { continue }
-            let presetPatterned = patterned.filter { $0.preset == preset.name }
             var cases = ""
             var tests = 0
             var failures = 0
             for v in vs {
                 let name = String(v.id.dropFirst(preset.name.count + 1))
-                let mine = (byVariant[v.id] ?? []) + presetPatterned.filter { $0.covers(v.id) }
+                let mine = matcher.matches(v.id).map { findings[$0] }
                 for rule in ruleIDs {
                     tests += 1
                     let hits = mine.filter { $0.rule == rule }
                     let fails = hits.filter { failing.contains("\($0.rule)|\($0.variant)|\($0.subject)") }
-                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule))\" name=\"\(xmlEscape(name))\" file=\"\(xmlEscape(preset.source))\""
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule))\" name=\"\(xmlEscape(name))\" file=\"\(xmlEscape(preset.source))\" time=\"0\""
                     if hits.isEmpty {
                         cases += "/>\n"
                         continue
@@ -75,7 +75,7 @@ extension RunReport {
                 }
                 if let s = snapshotByID[v.id] {
                     tests += 1
-                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"\(xmlEscape(name))\" file=\"\(xmlEscape(s.baseline))\""
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"\(xmlEscape(name))\" file=\"\(xmlEscape(s.baseline))\" time=\"0\""
                     if !s.failed {
                         cases += "/>\n"
                         continue
@@ -83,7 +83,8 @@ extension RunReport {
                     failures += 1
                     let message = s.message ?? s.status
                     cases += ">\n      <failure type=\"snapshot-\(xmlEscape(s.status))\" message=\"\(xmlEscape(message))\">\(xmlEscape(message))</failure>\n"
-                    let attachments = [s.expected, s.actual, s.diff].compactMap { $0 }.map { "[[ATTACHMENT|\($0)]]" }
+                    let attachments = [s.expected, s.actual, s.diff].compactMap { $0 }
+                        .map { "[[ATTACHMENT|\(attachmentBase.isEmpty ? $0 : attachmentBase + "/" + $0)]]" }
                     if !attachments.isEmpty {
                         cases += "      <system-out>\(xmlEscape(attachments.joined(separator: "\n")))</system-out>\n"
                     }
@@ -92,12 +93,12 @@ extension RunReport {
             }
             totalTests += tests
             totalFailures += failures
-            suites += "  <testsuite name=\"\(xmlEscape(preset.name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" file=\"\(xmlEscape(preset.source))\">\n"
+            suites += "  <testsuite name=\"\(xmlEscape(preset.name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\" file=\"\(xmlEscape(preset.source))\">\n"
             suites += cases
             suites += "  </testsuite>\n"
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"glyphaudit\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" skipped=\"0\">\n"
+            + "<testsuites name=\"glyphaudit\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
             + suites + "</testsuites>\n"
     }
 
@@ -212,8 +213,19 @@ extension RunReport {
         return md
     }
 
+    /// Text for one Markdown line: Markdown and HTML punctuation backslash-escaped, so a message
+    /// (which may quote names from a spec) can neither break the table or list nor become a link,
+    /// an image or an HTML tag.
     func markdownEscape(_ s: String) -> String {
-        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        var out = ""
+        for ch in s {
+            switch ch {
+            case "\n", "\r", "\r\n": out += " "
+            case "\\", "`", "*", "_", "[", "]", "<", ">", "!", "|": out += "\\" + String(ch)
+            default: out.append(ch)
+            }
+        }
+        return out
     }
 
     /// GitHub Actions workflow commands for failing findings and snapshots (`::error file=…::`).

@@ -29,6 +29,14 @@ extension RunReport {
         }
     }
 
+    /// A `--only` filter as the report records it: `key=value,…` in key order, values sorted; nil when empty.
+    public static func filterText(_ filter: VariantFilter) -> String? {
+        let parts = VariantFilter.Key.allCases.compactMap { key in
+            filter.allowed[key].map { "\(key.rawValue)=\($0.sorted().joined(separator: ","))" }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
     /// The folder (inside a report) where contact-sheet pictures go.
     public static let imageFolder = "images"
 
@@ -87,12 +95,16 @@ extension RunReport {
 
     /// Writes the chosen formats into `folder` (atomically, each file whole).
     public func write(to folder: URL, formats: [ReportFormat]) throws {
+        // JUnit attachments are read relative to the working folder, not to the report folder.
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let dir = folder.standardizedFileURL.path
+        let attachmentBase = dir == cwd.standardizedFileURL.path ? "" : relativePath(dir, base: cwd)
         for format in formats {
             let data: Data
             switch format {
             case .json: data = try jsonData()
             case .html: data = Data(html().utf8)
-            case .junit: data = Data(junitXML().utf8)
+            case .junit: data = Data(junitXML(attachmentBase: attachmentBase).utf8)
             case .sarif: data = try sarifData()
             case .markdown: data = Data(markdown().utf8)
             }

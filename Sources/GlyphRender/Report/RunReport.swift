@@ -14,6 +14,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var failOn: String
     /// Variants selected in the whole run (all shards together).
     public var selected: Int
+    /// The run's `--only` filter, normalized (`key=value,…` by key, values sorted); nil when none.
+    /// With `presets` it names the selection, so `merge-reports` can tell shards of different runs apart.
+    public var filter: String?
     public var presets: [PresetRecord]
     public var variants: [VariantRecord]
     public var findings: [FindingRecord]
@@ -21,12 +24,13 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var snapshots: SnapshotSection?
     public var rules: [RuleRecord]
 
-    public init(tool: String, shard: String? = nil, failOn: String, selected: Int, presets: [PresetRecord],
+    public init(tool: String, shard: String? = nil, failOn: String, selected: Int, filter: String? = nil, presets: [PresetRecord],
                 variants: [VariantRecord], findings: [FindingRecord], snapshots: SnapshotSection?, rules: [RuleRecord]) {
         self.tool = tool
         self.shard = shard
         self.failOn = failOn
         self.selected = selected
+        self.filter = filter
         self.presets = presets
         self.variants = variants
         self.findings = findings
@@ -126,11 +130,13 @@ public struct SnapshotRecord: Codable, Sendable, Equatable {
     public var expected: String?
     public var actual: String?
     public var diff: String?
+    /// The three in one picture (expected | diff | actual), relative to the report folder.
+    public var sideBySide: String?
 
     public init(id: String, status: String, failed: Bool, baseline: String, action: String? = nil, message: String? = nil,
                 mismatchedPixels: Int? = nil, mismatchRatio: Double? = nil, maxDelta: Double? = nil,
                 expectedSize: [Int]? = nil, actualSize: [Int]? = nil, expected: String? = nil, actual: String? = nil,
-                diff: String? = nil) {
+                diff: String? = nil, sideBySide: String? = nil) {
         self.id = id
         self.status = status
         self.failed = failed
@@ -145,6 +151,7 @@ public struct SnapshotRecord: Codable, Sendable, Equatable {
         self.expected = expected
         self.actual = actual
         self.diff = diff
+        self.sideBySide = sideBySide
     }
 }
 
@@ -155,6 +162,26 @@ public struct RuleRecord: Codable, Sendable, Equatable {
     public var severity: String
     public var summary: String
     public var fix: String
+}
+
+/// Finds the findings that cover a variant id quickly: each pattern is split into its parts once.
+struct FindingMatcher {
+    private let patterns: [(index: Int, parts: [Substring])]
+
+    init(_ findings: [FindingRecord], where keep: (FindingRecord) -> Bool = { _ in true }) {
+        patterns = findings.enumerated().filter { keep($0.element) }.map { ($0.offset, VariantPattern.parts($0.element.variant)) }
+    }
+
+    /// Indices (into the findings given) of those covering `id`; `anyScale` ignores the scale part.
+    func matches(_ id: String, anyScale: Bool = false) -> [Int] {
+        let v = VariantPattern.parts(id)
+        let n = anyScale ? v.count - 1 : v.count
+        return patterns.filter { p in
+            guard p.parts.count == v.count else { return false }
+            for k in 0..<n where p.parts[k] != "*" && p.parts[k] != "*x" && p.parts[k] != v[k] { return false }
+            return true
+        }.map(\.index)
+    }
 }
 
 /// Variant ids with `*` parts.

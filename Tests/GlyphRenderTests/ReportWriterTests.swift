@@ -1,0 +1,545 @@
+import Foundation
+import Testing
+@testable import GlyphRender
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+// The machine-readable reports (JUnit, SARIF, Markdown, GitHub annotations) and merging, made from a
+// small hand-built RunReport so every case is known: findings that cover one variant or many (`*`),
+// every severity, an accepted one, one whose colour comes from a token, XML-hostile text, and
+// snapshots that match, changed (with pictures), are new or stale.
+
+enum SampleReport {
+    static let rules = [
+        RuleRecord(id: "state-shape", title: "State changes shape", criterion: "1.4.1", severity: "error",
+                   summary: "Checked and unchecked must differ by more than colour.", fix: "Change the glyph's shape."),
+        RuleRecord(id: "nontext-contrast", title: "Non-text contrast", criterion: "1.4.11", severity: "error",
+                   summary: "Parts needed to see the state reach 3:1.", fix: "Darken the part."),
+        RuleRecord(id: "target-size", title: "Target size", criterion: "2.5.8", severity: "error",
+                   summary: "The hit area is at least 24 × 24 pt.", fix: "Grow the hit area."),
+    ]
+
+    static let presets = [
+        PresetRecord(name: "alpha", control: "checkbox", description: "A checkbox", source: "specs/alpha.json",
+                     tokens: "tokens/alpha.tokens.json", shapes: ["square"], sizes: ["md"], themes: ["default"],
+                     states: ["unchecked", "checked"], dynamicTypeSizes: ["L", "AX5"], scales: [2], variantCount: 4),
+        PresetRecord(name: "beta", control: "switch", description: "A switch", source: "specs/beta.json", tokens: nil,
+                     shapes: ["square"], sizes: ["md"], themes: ["default"], states: ["off", "on"],
+                     dynamicTypeSizes: ["L"], scales: [2], variantCount: 2),
+    ]
+
+    static func variant(_ index: Int, _ preset: String, _ component: String, _ dt: String, _ state: String) -> VariantRecord {
+        let id = "\(preset)/\(component)/\(dt)/default/\(state)@2x"
+        return VariantRecord(index: index, id: id, preset: preset, component: component, dynamicType: dt, theme: "default",
+                             state: state, scale: 2, image: "images/\(id).png", width: 40, height: 28)
+    }
+
+    static let variants = [
+        variant(0, "alpha", "square-md", "L", "unchecked"),
+        variant(1, "alpha", "square-md", "L", "checked"),
+        variant(2, "alpha", "square-md", "AX5", "unchecked"),
+        variant(3, "alpha", "square-md", "AX5", "checked"),
+        variant(4, "beta", "switch-md", "L", "off"),
+        variant(5, "beta", "switch-md", "L", "on"),
+    ]
+
+    static func finding(_ rule: String, _ severity: String, _ variant: String, _ subject: String, _ message: String,
+                        location: LocationRecord? = nil, accepted: String? = nil) -> FindingRecord {
+        FindingRecord(rule: rule, severity: severity, criterion: rules.first { $0.id == rule }?.criterion, variant: variant,
+                      subject: subject, message: message, numbers: ["ratio": 1.21, "required": 3], values: ["foreground": "#E9E9EA"],
+                      location: location, accepted: accepted, evidence: "evidence/\(rule)/\(subject).png")
+    }
+
+    static let findings = [
+        // Covers both unchecked variants of alpha; its colour comes from a token.
+        finding("nontext-contrast", "error", "alpha/square-md/*/default/unchecked@2x", "ring", "ring #C4C4C4 on #FFFFFF is 1.74:1, needs 3:1",
+                location: LocationRecord(file: "specs/alpha.json", line: 12, keyPath: "themes.default.border", token: "{color.border}",
+                                         tokenFile: "tokens/alpha.tokens.json", tokenLine: 7)),
+        finding("state-shape", "warning", "alpha/square-md/AX5/default/checked@2x", "glyph", "the tick changes 2.0% of the boundary",
+                location: LocationRecord(file: "specs/alpha.json", line: 20, keyPath: "states", token: nil, tokenFile: nil, tokenLine: nil)),
+        // Text that XML, Markdown and workflow commands must escape.
+        finding("target-size", "info", "beta/switch-md/L/default/*@2x", "hit area",
+                "hit area <44> & \"wide\" 'enough'\u{07}: 100% ![x](https://example.invalid/x.png) <img src=y> | a, b: c\nsecond line",
+                location: LocationRecord(file: "specs/beta.json", line: 3, keyPath: "hitArea", token: nil, tokenFile: nil, tokenLine: nil)),
+        finding("nontext-contrast", "error", "beta/switch-md/L/default/off@2x", "off track", "off track #E9E9EA on #FFFFFF is 1.21:1, needs 3:1",
+                location: LocationRecord(file: "specs/beta.json", line: 15, keyPath: "themes.default.trackOff", token: nil, tokenFile: nil, tokenLine: nil),
+                accepted: "the platform's own colour"),
+        // No location at all: reports point at the preset's spec.
+        finding("state-shape", "error", "beta/switch-md/L/default/on@2x", "glyph", "on and off differ only in colour"),
+    ]
+
+    static let snapshots = SnapshotSection(folder: "snapshots", results: [
+        SnapshotRecord(id: "alpha/square-md/L/default/unchecked@2x", status: "match", failed: false,
+                       baseline: "snapshots/alpha/square-md/L/default/unchecked@2x.png"),
+        SnapshotRecord(id: "alpha/square-md/AX5/default/checked@2x", status: "mismatch", failed: true,
+                       baseline: "snapshots/alpha/square-md/AX5/default/checked@2x.png", message: "3 px differ",
+                       mismatchedPixels: 3, mismatchRatio: 0.001, maxDelta: 0.4, expectedSize: [40, 28], actualSize: [40, 28],
+                       expected: "snapshots/alpha/square-md/AX5/default/checked@2x.expected.png",
+                       actual: "snapshots/alpha/square-md/AX5/default/checked@2x.actual.png",
+                       diff: "snapshots/alpha/square-md/AX5/default/checked@2x.diff.png",
+                       sideBySide: "snapshots/alpha/square-md/AX5/default/checked@2x.sidebyside.png"),
+        SnapshotRecord(id: "beta/switch-md/L/default/off@2x", status: "new", failed: true,
+                       baseline: "snapshots/beta/switch-md/L/default/off@2x.png", message: "no baseline"),
+        SnapshotRecord(id: "alpha/square-md/xS/default/checked@2x", status: "stale", failed: false,
+                       baseline: "snapshots/alpha/square-md/xS/default/checked@2x.png"),
+    ])
+
+    static func make(failOn: String = "error", shard: String? = nil) -> RunReport {
+        var r = RunReport(tool: "glyphaudit 0.1.0", shard: shard, failOn: failOn, selected: variants.count, presets: presets,
+                          variants: variants, findings: findings, snapshots: snapshots, rules: rules)
+        r.canonicalize()
+        return r
+    }
+}
+
+#if canImport(FoundationXML) || os(macOS)
+/// A JUnit document read back with FoundationXML.
+struct JUnitDocument {
+    struct Case {
+        var suite: String
+        var classname: String
+        var name: String
+        var file: String?
+        var time: String?
+        var failures: [XMLElement]
+        var systemOut: String?
+    }
+
+    let root: XMLElement
+    let suites: [XMLElement]
+    let cases: [Case]
+
+    init(_ xml: String) throws {
+        let doc = try XMLDocument(data: Data(xml.utf8), options: [])
+        root = try #require(doc.rootElement())
+        suites = root.elements(forName: "testsuite")
+        var cases: [Case] = []
+        for suite in suites {
+            for c in suite.elements(forName: "testcase") {
+                cases.append(Case(suite: suite.attr("name") ?? "", classname: c.attr("classname") ?? "", name: c.attr("name") ?? "",
+                                  file: c.attr("file"), time: c.attr("time"), failures: c.elements(forName: "failure"),
+                                  systemOut: c.elements(forName: "system-out").first?.stringValue))
+            }
+        }
+        self.cases = cases
+    }
+}
+
+extension XMLElement {
+    func attr(_ name: String) -> String? { attribute(forName: name)?.stringValue }
+}
+
+@Suite("JUnit XML")
+struct JUnitReportTests {
+    @Test("parses with FoundationXML in the shape GitHub, GitLab and Jenkins read: testsuites > testsuite > testcase")
+    func shape() throws {
+        let report = SampleReport.make()
+        let junit = try JUnitDocument(report.junitXML(attachmentBase: "out"))
+        #expect(junit.root.name == "testsuites")
+        #expect(junit.suites.map { $0.attr("name") } == ["alpha", "beta"])
+        #expect(junit.suites.map { $0.attr("file") } == ["specs/alpha.json", "specs/beta.json"])
+        // Only testsuite elements under the root, only testcase elements under a suite.
+        #expect(junit.root.children?.filter { $0.kind == .element }.allSatisfy { $0.name == "testsuite" } == true)
+        for suite in junit.suites {
+            #expect(suite.children?.filter { $0.kind == .element }.allSatisfy { $0.name == "testcase" } == true)
+            #expect(suite.attr("time").flatMap(Double.init) == 0, "dorny/test-reporter reads the suite's time as a number")
+        }
+        // Every testcase has classname, name and a numeric time (dorny/test-reporter shows NaN without one).
+        for c in junit.cases {
+            #expect(!c.classname.isEmpty && !c.name.isEmpty)
+            #expect(c.time.flatMap(Double.init) == 0, "\(c.classname) \(c.name)")
+        }
+    }
+
+    @Test("one testcase per variant and rule (plus one per checked snapshot), unique by classname and name")
+    func oneCasePerVariantAndRule() throws {
+        let report = SampleReport.make()
+        let junit = try JUnitDocument(report.junitXML())
+        var keys = Set<String>()
+        for c in junit.cases { #expect(keys.insert("\(c.classname)\u{0}\(c.name)").inserted, "duplicate \(c.classname) \(c.name)") }
+        for v in report.variants {
+            let name = String(v.id.dropFirst(v.preset.count + 1))
+            for rule in report.rules {
+                let matching = junit.cases.filter { $0.classname == "\(v.preset).\(rule.id)" && $0.name == name }
+                #expect(matching.count == 1, "\(v.id) \(rule.id)")
+                #expect(matching.first?.file == report.source(of: v.preset), "rule cases point at the spec")
+                #expect(matching.first?.suite == v.preset)
+            }
+        }
+        // The stale baseline has no variant, so no testcase; the other three do.
+        let snapshotCases = junit.cases.filter { $0.classname.hasSuffix(".snapshot") }
+        #expect(snapshotCases.count == 3)
+        #expect(junit.cases.count == report.variants.count * report.rules.count + 3)
+    }
+
+    @Test("failures for the findings at the fail level, never for accepted ones; others in system-out", arguments: ["error", "warning", "never"])
+    func failures(failOn: String) throws {
+        let report = SampleReport.make(failOn: failOn)
+        let junit = try JUnitDocument(report.junitXML())
+        let failing = report.failingFindings
+        #expect(failing.allSatisfy { $0.accepted == nil })
+        for v in report.variants {
+            let name = String(v.id.dropFirst(v.preset.count + 1))
+            for rule in report.rules {
+                let c = try #require(junit.cases.first { $0.classname == "\(v.preset).\(rule.id)" && $0.name == name })
+                let shouldFail = failing.filter { $0.rule == rule.id && $0.covers(v.id) }
+                let notes = report.findings.filter { $0.rule == rule.id && $0.covers(v.id) && !shouldFail.contains($0) }
+                #expect(c.failures.count == (shouldFail.isEmpty ? 0 : 1), "\(v.id) \(rule.id)")
+                if let f = c.failures.first {
+                    #expect(f.attr("message") == shouldFail[0].message)
+                    #expect(f.attr("type") == rule.id)
+                    for s in shouldFail { #expect(f.stringValue?.contains(s.message) == true) }
+                }
+                #expect((c.systemOut != nil) == !notes.isEmpty, "\(v.id) \(rule.id)")
+                // (XML 1.0 cannot carry the sample's BEL character; it is dropped.)
+                for n in notes { #expect(c.systemOut?.contains(n.message.filter { $0 != "\u{07}" }) == true) }
+            }
+        }
+        // Every failing finding shows as a failure somewhere.
+        for f in failing {
+            #expect(junit.cases.contains { c in c.classname.hasSuffix(".\(f.rule)") && !c.failures.isEmpty
+                && f.covers("\(c.suite)/\(c.name)") }, "\(f.variant)")
+        }
+        // Snapshot failures do not depend on the fail level.
+        #expect(junit.cases.filter { $0.classname.hasSuffix(".snapshot") && !$0.failures.isEmpty }.count == 2)
+    }
+
+    @Test("tests and failures attributes equal the testcase and failure elements, per suite and in total", arguments: ["error", "warning", "never"])
+    func counts(failOn: String) throws {
+        let junit = try JUnitDocument(SampleReport.make(failOn: failOn).junitXML())
+        var tests = 0, failures = 0
+        for suite in junit.suites {
+            let cases = suite.elements(forName: "testcase")
+            let failed = cases.filter { !$0.elements(forName: "failure").isEmpty }.count
+            let failureElements = cases.reduce(0) { $0 + $1.elements(forName: "failure").count }
+            #expect(failed == failureElements, "at most one failure element per testcase (Jenkins keeps only one)")
+            #expect(suite.attr("tests") == String(cases.count))
+            #expect(suite.attr("failures") == String(failureElements))
+            #expect(suite.attr("errors") == "0" && suite.attr("skipped") == "0")
+            tests += cases.count
+            failures += failureElements
+        }
+        #expect(junit.root.attr("tests") == String(tests))
+        #expect(junit.root.attr("failures") == String(failures))
+        let expected = ["error": 5, "warning": 6, "never": 2][failOn]!
+        #expect(failures == expected)
+    }
+
+    @Test("a changed snapshot attaches expected, actual and diff as [[ATTACHMENT|…]] lines, relative to the working folder")
+    func attachments() throws {
+        let junit = try JUnitDocument(SampleReport.make().junitXML(attachmentBase: "ci/glyphaudit-out"))
+        let changed = try #require(junit.cases.first { $0.classname == "alpha.snapshot" && $0.name == "square-md/AX5/default/checked@2x" })
+        #expect(changed.failures.first?.attr("type") == "snapshot-mismatch")
+        #expect(changed.file == "snapshots/alpha/square-md/AX5/default/checked@2x.png", "a snapshot case points at its baseline")
+        let lines = try #require(changed.systemOut).split(separator: "\n").map(String.init)
+        let base = "ci/glyphaudit-out/snapshots/alpha/square-md/AX5/default/checked@2x"
+        // Jenkins wants each on its own line with nothing around it.
+        #expect(lines == ["[[ATTACHMENT|\(base).expected.png]]", "[[ATTACHMENT|\(base).actual.png]]", "[[ATTACHMENT|\(base).diff.png]]"])
+        // A new baseline has no pictures to attach; a match is a plain passing case.
+        let new = try #require(junit.cases.first { $0.classname == "beta.snapshot" })
+        #expect(new.failures.count == 1 && new.systemOut == nil)
+        let match = try #require(junit.cases.first { $0.classname == "alpha.snapshot" && $0.name == "square-md/L/default/unchecked@2x" })
+        #expect(match.failures.isEmpty && match.systemOut == nil)
+        // Without a base the paths stay relative to the report folder.
+        let plain = try JUnitDocument(SampleReport.make().junitXML())
+        #expect(plain.cases.contains { $0.systemOut?.contains("[[ATTACHMENT|snapshots/alpha/") == true })
+    }
+
+    @Test("hostile text is escaped: the document still parses and the message comes back whole, minus control characters")
+    func escaping() throws {
+        var report = SampleReport.make(failOn: "warning")
+        report.findings[report.findings.firstIndex { $0.rule == "target-size" }!].severity = "error"
+        let xml = report.junitXML()
+        let junit = try JUnitDocument(xml)
+        let c = try #require(junit.cases.first { $0.classname == "beta.target-size" && $0.name == "switch-md/L/default/off@2x" })
+        let message = try #require(c.failures.first?.attr("message"))
+        #expect(message.hasPrefix("hit area <44> & \"wide\" 'enough': 100% ![x]"))
+        #expect(message.contains("\nsecond line"), "a newline in an attribute survives as &#10;")
+        #expect(!xml.contains("\u{07}"))
+    }
+}
+#endif
+
+@Suite("SARIF 2.1.0")
+struct SARIFReportTests {
+    /// The properties the SARIF 2.1.0 schema allows (it sets additionalProperties: false) on the
+    /// objects glyphaudit writes, and those it requires.
+    static let allowed: [String: Set<String>] = [
+        "sarifLog": ["$schema", "version", "runs", "inlineExternalProperties", "properties"],
+        "run": ["tool", "invocations", "conversion", "language", "versionControlProvenance", "originalUriBaseIds", "artifacts",
+                "logicalLocations", "graphs", "results", "automationDetails", "runAggregates", "baselineGuid", "redactionTokens",
+                "defaultEncoding", "defaultSourceLanguage", "newlineSequences", "columnKind", "externalPropertyFileReferences",
+                "threadFlowLocations", "taxonomies", "addresses", "translations", "policies", "webRequests", "webResponses",
+                "specialLocations", "properties"],
+        "tool": ["driver", "extensions", "properties"],
+        "toolComponent": ["guid", "name", "organization", "product", "productSuite", "shortDescription", "fullDescription", "fullName",
+                          "version", "semanticVersion", "dottedQuadFileVersion", "releaseDateUtc", "downloadUri", "informationUri",
+                          "globalMessageStrings", "notifications", "rules", "taxa", "locations", "language", "contents",
+                          "isComprehensive", "localizedDataSemanticVersion", "minimumRequiredLocalizedDataSemanticVersion",
+                          "associatedComponent", "translationMetadata", "supportedTaxonomies", "properties"],
+        "reportingDescriptor": ["id", "deprecatedIds", "guid", "deprecatedGuids", "name", "deprecatedNames", "shortDescription",
+                                "fullDescription", "messageStrings", "defaultConfiguration", "helpUri", "help", "relationships", "properties"],
+        "reportingConfiguration": ["enabled", "level", "rank", "parameters", "properties"],
+        "multiformatMessageString": ["text", "markdown", "properties"],
+        "message": ["text", "markdown", "id", "arguments", "properties"],
+        "result": ["ruleId", "ruleIndex", "rule", "kind", "level", "message", "analysisTarget", "locations", "guid", "correlationGuid",
+                   "occurrenceCount", "partialFingerprints", "fingerprints", "stacks", "codeFlows", "graphs", "graphTraversals",
+                   "relatedLocations", "suppressions", "baselineState", "rank", "attachments", "hostedViewerUri", "workItemUris",
+                   "provenance", "fixes", "taxa", "webRequest", "webResponse", "properties"],
+        "location": ["id", "physicalLocation", "logicalLocations", "message", "annotations", "relationships", "properties"],
+        "physicalLocation": ["address", "artifactLocation", "region", "contextRegion", "properties"],
+        "artifactLocation": ["uri", "uriBaseId", "index", "description", "properties"],
+        "region": ["startLine", "startColumn", "endLine", "endColumn", "charOffset", "charLength", "byteOffset", "byteLength",
+                   "snippet", "message", "sourceLanguage", "properties"],
+        "logicalLocation": ["name", "index", "fullyQualifiedName", "decoratedName", "parentIndex", "kind", "properties"],
+        "suppression": ["guid", "kind", "status", "justification", "location", "properties"],
+    ]
+
+    static func check(_ object: [String: Any], is kind: String, required: [String] = [], _ where_: String) {
+        let extra = Set(object.keys).subtracting(allowed[kind]!)
+        #expect(extra.isEmpty, "\(where_): \(kind) may not have \(extra.sorted())")
+        for key in required { #expect(object[key] != nil, "\(where_): \(kind) needs \(key)") }
+    }
+
+    static func document(_ report: RunReport) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: report.sarifData()) as? [String: Any])
+    }
+
+    @Test("the log, run, tool and rules carry what SARIF 2.1.0 requires, rules with ids and help text")
+    func logAndRules() throws {
+        let report = SampleReport.make()
+        let log = try Self.document(report)
+        Self.check(log, is: "sarifLog", required: ["version", "runs"], "log")
+        #expect(log["version"] as? String == "2.1.0")
+        #expect((log["$schema"] as? String)?.hasSuffix("sarif-2.1.0.json") == true)
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        #expect(runs.count == 1)
+        let run = runs[0]
+        Self.check(run, is: "run", required: ["tool"], "run")
+        let tool = try #require(run["tool"] as? [String: Any])
+        Self.check(tool, is: "tool", required: ["driver"], "tool")
+        let driver = try #require(tool["driver"] as? [String: Any])
+        Self.check(driver, is: "toolComponent", required: ["name"], "driver")
+        #expect(driver["name"] as? String == "glyphaudit")
+        #expect(driver["version"] as? String == "0.1.0")
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        #expect(rules.compactMap { $0["id"] as? String } == report.rules.map(\.id))
+        for (rule, record) in zip(rules, report.rules) {
+            let id = record.id
+            Self.check(rule, is: "reportingDescriptor", required: ["id"], id)
+            for key in ["shortDescription", "fullDescription", "help"] {
+                let text = try #require(rule[key] as? [String: Any], "\(id) \(key)")
+                Self.check(text, is: "multiformatMessageString", required: ["text"], "\(id).\(key)")
+                #expect((text["text"] as? String)?.isEmpty == false)
+            }
+            let help = try #require(rule["help"] as? [String: Any])
+            #expect(help["text"] as? String == record.fix)
+            #expect((help["markdown"] as? String)?.contains(record.summary) == true)
+            let config = try #require(rule["defaultConfiguration"] as? [String: Any])
+            Self.check(config, is: "reportingConfiguration", id)
+            #expect(config["level"] as? String == "error")
+        }
+    }
+
+    @Test("one result per finding with a consistent ruleIndex, level mapping, and the spec or token file as location")
+    func results() throws {
+        let report = SampleReport.make()
+        let run = try #require((try Self.document(report)["runs"] as? [[String: Any]])?.first)
+        let rules = try #require((run["tool"] as? [String: Any]).flatMap { $0["driver"] as? [String: Any] }?["rules"] as? [[String: Any]])
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == report.findings.count)
+        var fingerprints = Set<String>()
+        for (result, finding) in zip(results, report.findings) {
+            let w = "\(finding.rule) \(finding.variant)"
+            Self.check(result, is: "result", required: ["message"], w)
+            #expect(result["ruleId"] as? String == finding.rule)
+            let index = try #require(result["ruleIndex"] as? Int, "\(w)")
+            #expect(rules.indices.contains(index) && rules[index]["id"] as? String == finding.rule, "\(w)")
+            #expect(result["level"] as? String == ["error": "error", "warning": "warning", "info": "note"][finding.severity], "\(w)")
+            let message = try #require(result["message"] as? [String: Any])
+            Self.check(message, is: "message", w)
+            #expect(message["text"] as? String == finding.message)
+            let fingerprint = try #require((result["partialFingerprints"] as? [String: String])?.values.first)
+            #expect(fingerprints.insert(fingerprint).inserted, "fingerprints tell results apart")
+
+            let locations = try #require(result["locations"] as? [[String: Any]])
+            #expect(locations.count == 1)
+            Self.check(locations[0], is: "location", w)
+            let physical = try #require(locations[0]["physicalLocation"] as? [String: Any])
+            Self.check(physical, is: "physicalLocation", w)
+            let artifact = try #require(physical["artifactLocation"] as? [String: Any])
+            Self.check(artifact, is: "artifactLocation", w)
+            let uri = try #require(artifact["uri"] as? String)
+            let region = physical["region"] as? [String: Any]
+            if let region { Self.check(region, is: "region", w) }
+            let line = region?["startLine"] as? Int
+            if let line { #expect(line >= 1) }
+            if let l = finding.location, l.token != nil, let tokenFile = l.tokenFile {
+                #expect(uri == tokenFile && line == l.tokenLine, "\(w): a colour from a token is located in the token file")
+            } else if let l = finding.location {
+                #expect(uri == l.file && line == l.line, "\(w)")
+            } else {
+                #expect(uri == report.source(of: finding.preset) && region == nil, "\(w): no location, the spec")
+            }
+            if let key = finding.location?.keyPath {
+                let logical = try #require((locations[0]["logicalLocations"] as? [[String: Any]])?.first)
+                Self.check(logical, is: "logicalLocation", w)
+                #expect(logical["name"] as? String == key)
+            }
+            if let reason = finding.accepted {
+                let suppression = try #require((result["suppressions"] as? [[String: Any]])?.first)
+                Self.check(suppression, is: "suppression", required: ["kind"], w)
+                #expect(suppression["kind"] as? String == "external" && suppression["justification"] as? String == reason)
+            } else {
+                #expect(result["suppressions"] == nil)
+            }
+        }
+        // Every severity and both kinds of location were exercised.
+        #expect(Set(results.compactMap { $0["level"] as? String }) == ["error", "warning", "note"])
+    }
+}
+
+@Suite("Markdown summary and workflow annotations")
+struct MarkdownReportTests {
+    /// A report with `count` failing findings and as many failed snapshots, with long messages.
+    static func big(_ count: Int) -> RunReport {
+        var r = SampleReport.make()
+        r.findings = (0..<count).map { i in
+            SampleReport.finding(["state-shape", "nontext-contrast", "target-size"][i % 3], i % 5 == 0 ? "warning" : "error",
+                                 "alpha/square-md/L/default/unchecked@2x", "part \(i)",
+                                 "part \(i) is \(String(repeating: "very ", count: 40))faint ![chart](https://example.invalid/\(i).png) <img src=\(i)>")
+        }
+        r.snapshots?.results = (0..<count).map { i in
+            SnapshotRecord(id: "alpha/square-md/L/default/unchecked\(i)@2x", status: "mismatch", failed: true, baseline: "b\(i).png",
+                           message: "\(i) px differ ![d](x.png)", expected: "e\(i).png", actual: "a\(i).png", diff: "d\(i).png")
+        }
+        return r
+    }
+
+    @Test("under 1 MiB and without images, even with thousands of findings and snapshot changes")
+    func bounded() {
+        let report = Self.big(5000)
+        let md = report.markdown()
+        #expect(md.utf8.count < 1 << 20)
+        #expect(md.utf8.count < 64 << 10, "a summary, not a dump: \(md.utf8.count) bytes")
+        #expect(!md.contains("!["), "no Markdown images")
+        #expect(!md.replacingOccurrences(of: "\\<", with: "").contains("<"), "no HTML tags, so no HTML images")
+        #expect(md.contains("- … and 3950 more (see the HTML or JSON report)"), "4000 failing findings, 50 listed")
+        #expect(md.contains("- … and 4950 more"), "5000 snapshot changes, 50 listed")
+        #expect(md.contains("## glyphaudit ❌ failed"))
+        #expect(md.contains("| Findings | 4000 errors, 1000 warnings, 0 info |"))
+    }
+
+    @Test("the sample's counts, rules table and failing findings")
+    func content() {
+        let md = SampleReport.make().markdown()
+        #expect(md.contains("| Variants | 6 |"))
+        #expect(md.contains("| Snapshots | 1 match, 1 changed, 1 new, 1 stale |"))
+        #expect(md.contains("| `nontext-contrast` | 1.4.11 | 1 | 0 | 0 |"), "the accepted finding is not counted")
+        #expect(md.contains("- **nontext-contrast** `alpha/square-md/*/default/unchecked@2x`: ring #C4C4C4"))
+        #expect(!md.contains("off track #E9E9EA"), "accepted: not failing")
+        #expect(!md.contains("!["))
+        #expect(SampleReport.make(failOn: "never").markdown().contains("❌ failed"), "snapshots still fail")
+    }
+
+    @Test("workflow annotations: ::error file=…,line=…:: with the token file for token colours, escaped")
+    func annotations() {
+        var report = SampleReport.make(failOn: "warning")
+        report.findings[report.findings.firstIndex { $0.rule == "target-size" }!].severity = "warning"
+        let lines = report.githubAnnotations()
+        #expect(lines.contains { $0.hasPrefix("::error file=tokens/alpha.tokens.json,line=7,title=glyphaudit nontext-contrast::alpha/square-md/*/default/unchecked@2x: ring") })
+        #expect(lines.contains { $0.hasPrefix("::warning file=specs/alpha.json,line=20,title=glyphaudit state-shape::") })
+        #expect(lines.contains { $0.hasPrefix("::error file=specs/beta.json,title=glyphaudit state-shape::beta/switch-md/L/default/on@2x") },
+                "no location: the spec, without a line")
+        let hostile = lines.first { $0.contains("hit area <44>") }
+        #expect(hostile?.contains("%0Asecond line") == true, "newlines escaped, one command per line")
+        #expect(lines.contains("::error file=snapshots/alpha/square-md/AX5/default/checked@2x.png,title=glyphaudit snapshot::alpha/square-md/AX5/default/checked@2x: 3 px differ"))
+        #expect(!lines.contains { $0.contains("off track") }, "accepted findings are not annotated")
+        #expect(lines.allSatisfy { !$0.contains("\n") })
+        #expect(SampleReport.make(failOn: "never").githubAnnotations().count == 2, "only the two failed snapshots")
+    }
+}
+
+@Suite("Merging shard reports")
+struct MergeReportTests {
+    /// The sample split into shards by preset, as `run --shard` splits it.
+    static func shards(_ n: Int) -> [(report: RunReport, file: String)] {
+        let whole = SampleReport.make()
+        let groups = (1...n).map { Shard("\($0)/\(n)")!.members(whole.variants.map(\.preset)) }
+        return (1...n).map { i in
+            var r = whole
+            r.shard = "\(i)/\(n)"
+            r.variants = zip(whole.variants, groups[i - 1]).filter(\.1).map(\.0)
+            let presets = Set(r.variants.map(\.preset))
+            r.findings = whole.findings.filter { presets.contains($0.preset) }
+            r.snapshots?.results = whole.snapshots!.results.filter { s in presets.contains(String(s.id.split(separator: "/")[0])) }
+            return (r, "s\(i)/report.json")
+        }
+    }
+
+    @Test("the shards merge back into the whole report, in any order, with empty shards", arguments: [1, 2, 3, 5])
+    func roundTrip(n: Int) throws {
+        let parts = Self.shards(n)
+        #expect(try RunReport.merge(parts) == SampleReport.make())
+        #expect(try RunReport.merge(parts.reversed()).jsonData() == SampleReport.make().jsonData())
+    }
+
+    @Test("a missing, doubled or foreign shard is refused with a message naming it, empty shards too")
+    func refusals() throws {
+        func message(_ parts: [(report: RunReport, file: String)]) -> String {
+            do {
+                _ = try RunReport.merge(parts)
+                return "merged"
+            } catch {
+                return error.description
+            }
+        }
+        let five = Self.shards(5)   // two presets: shards 3, 4 and 5 are empty
+        #expect(five[2].report.variants.isEmpty)
+        #expect(message(Array(five.prefix(4))) == "merge-reports: shard 5/5 is missing; name the --report folders of all 5 shards")
+        #expect(message(Array(five.prefix(2))).contains("shards 3/5, 4/5, 5/5 are missing"))
+        #expect(message(five + [five[4]]) == "s5/report.json: shard 5/5 is given twice (also s5/report.json)")
+        #expect(message(five + [five[0]]).contains("shard 1/5 is given twice"))
+        #expect(message([five[0], Self.shards(2)[1]]).contains("this is shard 2/2, but s1/report.json is one of 5 shards"))
+        var whole = SampleReport.make()
+        whole.shard = nil
+        #expect(message([(whole, "x/report.json"), five[1]]).contains("not of a --shard run"))
+
+        // Reports of another run: each difference is named.
+        var other = five[1]
+        other.report.filter = "theme=default"
+        #expect(message([five[0], other] + Array(five.dropFirst(2))) == "s2/report.json: this report is of another run than s1/report.json: "
+                + "--only (theme=default vs none) differ")
+        other = five[1]
+        other.report.failOn = "never"
+        other.report.selected = 7
+        #expect(message([five[0], other]).contains("--fail-on (never vs error); selected variants (7 vs 6) differ"))
+        other = five[1]
+        other.report.snapshots = nil
+        #expect(message([five[0], other]).contains("snapshots (not checked vs snapshots)"))
+        other = five[1]
+        other.report.rules[0].severity = "warning"
+        #expect(message([five[0], other]).contains("rules or their configuration"))
+        #expect(message([]) == "merge-reports: no reports to merge")
+    }
+
+    @Test("every picture a report refers to is listed for merge-reports to copy, the side-by-side too")
+    func referencedFiles() {
+        let files = Set(SampleReport.make().referencedFiles)
+        #expect(files.isSuperset(of: SampleReport.variants.compactMap(\.image)))
+        #expect(files.isSuperset(of: SampleReport.findings.compactMap(\.evidence)))
+        let base = "snapshots/alpha/square-md/AX5/default/checked@2x"
+        #expect(files.isSuperset(of: ["expected", "actual", "diff", "sidebyside"].map { "\(base).\($0).png" }))
+    }
+
+    @Test("the --only filter is recorded in a normalized form")
+    func filterText() throws {
+        var f = VariantFilter()
+        #expect(RunReport.filterText(f) == nil)
+        try f.add("scale=2x")
+        try f.add("dt=AX5,large")
+        try f.add("theme=inverse,default")
+        #expect(RunReport.filterText(f) == "dynamic-type=AX5,L theme=default,inverse scale=2")
+    }
+}

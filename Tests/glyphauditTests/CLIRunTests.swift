@@ -1,0 +1,453 @@
+import Foundation
+import GlyphRender
+import Testing
+
+// `glyphaudit run` and `glyphaudit merge-reports`, run as the built binary from fresh folders, on a
+// reduced matrix of all four built-in presets (Dynamic Type L and AX5 at @2x: 106 variants, with the
+// contact-sheet pictures), so each run takes well under a second in a debug build.
+
+/// A fresh folder to run in, with helpers for baselines and report folders.
+final class RunWorkspace {
+    static let reduced = ["--only", "scale=2", "--only", "dynamic-type=L,AX5"]
+    static let reportFiles = ["index.html", "junit.xml", "report.json", "results.sarif", "summary.md"]
+
+    let folder = EmptyFolder()
+    var url: URL { folder.url }
+
+    func run(_ args: [String], environment: [String: String] = [:]) throws -> CLI.Result {
+        // The test may itself run in GitHub Actions; the tool must not see that unless a test says so.
+        var env = ["GITHUB_ACTIONS": "", "NO_COLOR": "1"]
+        for (k, v) in environment { env[k] = v }
+        return try CLI.run(args, in: url, environment: env)
+    }
+
+    /// Copies the package's baselines for the reduced matrix (of `preset`, or all) into `snap/`.
+    func copyBaselines(preset: String? = nil) throws {
+        let source = CLI.packageRoot.appendingPathComponent("snapshots")
+        let target = url.appendingPathComponent("snap")
+        var copied = 0
+        for rel in filesBelow(source) where rel.hasSuffix("@2x.png") && (rel.contains("/L/") || rel.contains("/AX5/"))
+            && (preset == nil || rel.hasPrefix(preset! + "/")) {
+            let to = target.appendingPathComponent(rel)
+            try FileManager.default.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: source.appendingPathComponent(rel), to: to)
+            copied += 1
+        }
+        #expect(copied > 0, "no baselines in \(source.path)")
+    }
+
+    /// Changes one pixel in the middle of a baseline in `snap/` (inverts its colour).
+    func changeOnePixel(_ rel: String) throws {
+        let file = url.appendingPathComponent("snap").appendingPathComponent(rel)
+        var raster = try Raster(contentsOfPNG: file)
+        let i = ((raster.height / 2) * raster.width + raster.width / 2) * 4
+        for k in 0..<3 { raster.pixels[i + k] = 255 - raster.pixels[i + k] }
+        raster.pixels[i + 3] = 255
+        try raster.pngData().write(to: file)
+    }
+
+    /// Every file below `sub`, with its bytes.
+    func tree(_ sub: String) -> [String: Data] {
+        let base = url.appendingPathComponent(sub)
+        var out: [String: Data] = [:]
+        for rel in filesBelow(base) { out[rel] = try? Data(contentsOf: base.appendingPathComponent(rel)) }
+        return out
+    }
+
+    func exists(_ rel: String) -> Bool { FileManager.default.fileExists(atPath: url.appendingPathComponent(rel).path) }
+
+    func text(_ rel: String) throws -> String { try String(contentsOf: url.appendingPathComponent(rel), encoding: .utf8) }
+
+    func json(_ rel: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url.appendingPathComponent(rel))) as? [String: Any])
+    }
+}
+
+/// Regular files below `folder`, relative paths, sorted.
+func filesBelow(_ folder: URL) -> [String] {
+    guard let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+    let base = folder.standardizedFileURL.path
+    var out: [String] = []
+    for case let f as URL in e where (try? f.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+        out.append(String(f.standardizedFileURL.path.dropFirst(base.count + 1)))
+    }
+    return out.sorted()
+}
+
+/// Expects two report folders to hold the same files with the same bytes.
+func expectSameTree(_ a: [String: Data], _ b: [String: Data], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(a.keys.sorted() == b.keys.sorted(), "\(what): different files", sourceLocation: sourceLocation)
+    let differing = a.keys.filter { b[$0] != nil && a[$0] != b[$0] }.sorted()
+    #expect(differing.isEmpty, "\(what): different bytes in \(differing.prefix(10))", sourceLocation: sourceLocation)
+}
+
+/// The changed baseline in the sharding and determinism tests: a checkbox, so its preset's shard has pictures to copy.
+let changedBaselineFile = "design-system-checkbox/square-md/AX5/inverse/checked@2x.png"
+
+@Suite("glyphaudit run: sharding and merge-reports")
+struct CLIShardTests {
+    @Test("merged shards equal one unsharded run, byte for byte, pictures included", arguments: [2, 3, 9])
+    func mergedEqualsWhole(shards n: Int) throws {
+        let w = RunWorkspace()
+        try w.copyBaselines()
+        try w.changeOnePixel(changedBaselineFile)
+        let options = RunWorkspace.reduced + ["--snapshots", "snap"]
+        let whole = try w.run(["run"] + options + ["--report", "out"])
+        #expect(whole.status == 1, "\(whole.stderr)")
+        // The same --report folder name for both, since junit.xml names it (attachment paths).
+        try FileManager.default.moveItem(at: w.url.appendingPathComponent("out"), to: w.url.appendingPathComponent("whole"))
+
+        var empty = 0
+        for i in 1...n {
+            let r = try w.run(["run"] + options + ["--shard", "\(i)/\(n)", "--report", "s\(i)"])
+            #expect(r.status == 0 || r.status == 1, "shard \(i)/\(n): \(r.stderr)")
+            if r.stderr.contains("shard \(i)/\(n) holds no variant of this run") {
+                empty += 1
+                #expect(r.status == 0, "an empty shard fails nothing")
+            }
+            let report = try w.json("s\(i)/report.json")
+            #expect(report["shard"] as? String == "\(i)/\(n)")
+            #expect(report["selected"] as? Int == 106)
+        }
+        #expect(empty == max(0, n - 4), "four presets: shards beyond the fourth are empty")
+
+        let merge = try w.run(["merge-reports"] + (1...n).map { "s\($0)" } + ["--report", "out"])
+        #expect(merge.status == 1, "the merged run fails as the whole one did: \(merge.stderr)")
+        #expect(merge.stderr.contains("merged \(n) reports: 106 variants"), "\(merge.stderr)")
+
+        let a = w.tree("whole"), b = w.tree("out")
+        for file in RunWorkspace.reportFiles { #expect(a[file] != nil, "\(file) written") }
+        #expect(a.keys.contains { $0.hasPrefix("images/") } && a.keys.contains { $0.hasPrefix("evidence/") })
+        #expect(a.keys.contains { $0.hasPrefix("snapshots/") && $0.hasSuffix(".diff.png") }, "the changed snapshot's pictures")
+        expectSameTree(a, b, "\(n) shards merged")
+    }
+
+    @Test("a missing, doubled or foreign shard is refused (exit 2) with a clear message, and nothing is written")
+    func refusals() throws {
+        let w = RunWorkspace()
+        let json = ["--formats", "json"]
+        // Five shards of four presets: the fifth is empty.
+        for i in 1...5 {
+            let r = try w.run(["run"] + RunWorkspace.reduced + json + ["--shard", "\(i)/5", "--report", "s\(i)"])
+            #expect(r.status <= 1, "\(r.stderr)")
+        }
+        // Another run: as many variants, another --only.
+        _ = try w.run(["run", "--only", "scale=2", "--only", "dynamic-type=L,xL"] + json + ["--shard", "2/5", "--report", "other2"])
+        _ = try w.run(["run", "--fail-on", "never"] + RunWorkspace.reduced + json + ["--shard", "2/5", "--report", "never2"])
+        #expect(try w.json("other2/report.json")["selected"] as? Int == 106)
+
+        func refused(_ dirs: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let r = try w.run(["merge-reports"] + dirs + ["--report", "merged"])
+            #expect(r.status == 2, "\(dirs): \(r.stderr)", sourceLocation: sourceLocation)
+            #expect(r.stderr.contains(message), "\(dirs): \(r.stderr)", sourceLocation: sourceLocation)
+            #expect(r.stderr.hasPrefix("glyphaudit: "), sourceLocation: sourceLocation)
+            #expect(!w.exists("merged"), "nothing written", sourceLocation: sourceLocation)
+        }
+        try refused(["s1", "s2", "s3", "s5"], "shard 4/5 is missing")
+        try refused(["s1", "s2", "s3", "s4"], "shard 5/5 is missing; name the --report folders of all 5 shards")
+        try refused(["s1", "s2", "s3", "s4", "s5", "s5"], "shard 5/5 is given twice")
+        try refused(["s1", "s2", "s2", "s3", "s4", "s5"], "shard 2/5 is given twice")
+        try refused(["s1", "other2", "s3", "s4", "s5"], "other2/report.json: this report is of another run than ")
+        try refused(["s1", "other2", "s3", "s4", "s5"], "s1/report.json: --only (dynamic-type=L,xL scale=2 vs dynamic-type=AX5,L scale=2) differ")
+        try refused(["s1", "never2", "s3", "s4", "s5"], "--fail-on (never vs error) differ")
+        try refused(["s1", "nowhere"], "nowhere/report.json: cannot read the report")
+        let usage = try w.run(["merge-reports"])
+        #expect(usage.status == 64, "\(usage.stderr)")
+
+        // The whole set merges; its exit status is the run's.
+        let ok = try w.run(["merge-reports", "s5", "s3", "s1", "s4", "s2", "--report", "merged", "--formats", "json,markdown"])
+        #expect(ok.status == 1, "\(ok.stderr)")
+        #expect(filesBelow(w.url.appendingPathComponent("merged")) == ["report.json", "summary.md"])
+    }
+}
+
+@Suite("glyphaudit run: exit statuses, formats and output")
+struct CLIRunTests {
+    @Test("exit 0 with --fail-on never, 1 on the built-in presets' error findings")
+    func findingsDecide() throws {
+        let w = RunWorkspace()
+        let never = try w.run(["run"] + RunWorkspace.reduced + ["--fail-on", "never", "--report", "a"])
+        #expect(never.status == 0, "\(never.stderr)")
+        #expect(never.stdout.contains("glyphaudit run: 106 variants — passed (fails on never)"), "\(never.stdout)")
+        #expect(never.stderr.contains("snapshots not checked"), "no snapshots folder here")
+        let error = try w.run(["run"] + RunWorkspace.reduced + ["--report", "b"])
+        #expect(error.status == 1, "\(error.stderr)")
+        #expect(error.stdout.contains("— failed (fails on error)"))
+        let report = try w.json("b/report.json")
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        #expect(findings.contains { $0["severity"] as? String == "error" })
+        for file in RunWorkspace.reportFiles { #expect(w.exists("b/\(file)"), "\(file)") }
+    }
+
+    @Test("exit 1 when one baseline changed by one pixel; the pictures are in the report and attached in junit.xml")
+    func changedBaseline() throws {
+        let w = RunWorkspace()
+        try w.copyBaselines(preset: "swiftui-switch")
+        let args = ["run", "--preset", "swiftui-switch"] + RunWorkspace.reduced + ["--fail-on", "never", "--snapshots", "snap"]
+        let clean = try w.run(args + ["--report", "clean"])
+        #expect(clean.status == 0, "every baseline matches: \(clean.stdout)\(clean.stderr)")
+        #expect(clean.stdout.contains("12 match, 0 changed, 0 new, 0 stale"), "\(clean.stdout)")
+
+        let id = "swiftui-switch/switch-md/L/default/on@2x"
+        try w.changeOnePixel("\(id).png")
+        let changed = try w.run(args + ["--report", "ci/out"])
+        #expect(changed.status == 1, "\(changed.stdout)\(changed.stderr)")
+        #expect(changed.stdout.contains("11 match, 1 changed"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("mismatch: \(id)"), "\(changed.stdout)")
+        for kind in ["expected", "actual", "diff", "sidebyside"] {
+            #expect(w.exists("ci/out/snapshots/\(id).\(kind).png"), "\(kind)")
+        }
+        // The attachments are paths from the working folder, where Jenkins and GitLab look for them.
+        let junit = try w.text("ci/out/junit.xml")
+        let attachments = junit.matches(of: try Regex(#"\[\[ATTACHMENT\|([^\]]+)\]\]"#)).compactMap { $0.output[1].substring.map(String.init) }
+        #expect(attachments.count == 3, "\(junit)")
+        for a in attachments { #expect(w.exists(a), "attachment \(a) is not a file below the working folder") }
+        let summary = try w.text("ci/out/summary.md")
+        #expect(summary.contains("### Snapshot changes") && summary.contains("`\(id)`: mismatch"))
+    }
+
+    @Test("bad input exits 2 with a message naming the file and writes nothing")
+    func badInput() throws {
+        let w = RunWorkspace()
+        w.folder.write("broken.json", #"{ "name": "broken", "control": "checkbox", "sizes": { "#)
+        w.folder.write("unknown.json", #"{ "name": "u", "control": "slider", "sizes": { "md": { "size": 20 } } }"#)
+        let cases: [([String], String)] = [
+            (["--spec", "broken.json"], "broken.json:1:"),
+            (["--spec", "unknown.json"], "unknown.json"),
+            (["--spec", "missing.json"], "missing.json"),
+            (["--config", "missing.json"], "missing.json: no such configuration file"),
+            (["--only", "scale=7"], "no variant matches scale=7"),
+            (["--baseline", "missing.json"], "missing.json"),
+        ]
+        let before = w.folder.files()
+        for (args, message) in cases {
+            let r = try w.run(["run"] + args + ["--report", "out"])
+            #expect(r.status == 2, "\(args): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("glyphaudit: ") && r.stderr.contains(message), "\(args): \(r.stderr)")
+            #expect(w.folder.files() == before, "\(args): nothing written")
+        }
+    }
+
+    @Test("usage errors exit 64 and write nothing")
+    func usageErrors() throws {
+        let w = RunWorkspace()
+        for args in [["--formats", "json,pdf"], ["--shard", "3/2"], ["--shard", "0/2"], ["--shard", "two"], ["--fail-on", "sometimes"],
+                     ["--bogus"], ["--jobs", "0"], ["--report"]] {
+            let r = try w.run(["run"] + args)
+            #expect(r.status == 64, "\(args): \(r.stderr)")
+            #expect(r.stderr.contains("glyphaudit run --help"), "\(args): \(r.stderr)")
+            #expect(w.folder.files().isEmpty, "\(args): nothing written")
+        }
+    }
+
+    @Test("--formats json,markdown writes only those two files")
+    func formats() throws {
+        let w = RunWorkspace()
+        let r = try w.run(["run"] + RunWorkspace.reduced + ["--formats", "json,markdown", "--report", "out"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(filesBelow(w.url.appendingPathComponent("out")) == ["report.json", "summary.md"], "no pictures without html")
+        #expect(r.stdout.contains("reports: \(w.url.path)/out/report.json, \(w.url.path)/out/summary.md"), "\(r.stdout)")
+        let report = try w.json("out/report.json")
+        #expect((report["variants"] as? [[String: Any]])?.allSatisfy { $0["image"] == nil } == true)
+    }
+
+    @Test("GITHUB_ACTIONS=true prints one ::error file=…,line=…:: annotation per failing finding; without it none")
+    func annotations() throws {
+        let w = RunWorkspace()
+        let plain = try w.run(["run"] + RunWorkspace.reduced + ["--report", "a"])
+        #expect(!(plain.stdout + plain.stderr).split(separator: "\n").contains { $0.hasPrefix("::") })
+
+        let gha = try w.run(["run"] + RunWorkspace.reduced + ["--report", "b"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(gha.status == 1)
+        let lines = gha.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("::") }
+        let findings = try #require(try w.json("b/report.json")["findings"] as? [[String: Any]])
+        let failing = findings.filter { $0["severity"] as? String == "error" && $0["accepted"] == nil }
+        #expect(lines.count == min(failing.count, 50), "\(lines.count) annotations for \(failing.count) error findings")
+        #expect(lines.allSatisfy { $0.hasPrefix("::error file=") }, "\(lines)")
+        #expect(lines.allSatisfy { $0.contains(",line=") }, "every finding of the presets has a line")
+        #expect(lines.contains { $0.hasPrefix("::error file=Assets/presets/swiftui-switch.json,line=15,title=glyphaudit nontext-contrast::") },
+                "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("::error file=Assets/tokens/design-system.tokens.json,line=") },
+                "a token colour is annotated in the token file")
+    }
+
+    @Test("NO_COLOR and no terminal: no escape sequence anywhere in the output")
+    func noEscapes() throws {
+        let w = RunWorkspace()
+        try w.copyBaselines(preset: "swiftui-switch")
+        try w.changeOnePixel("swiftui-switch/switch-md/AX5/inverse/off@2x.png")
+        let runs = [
+            try w.run(["run"] + RunWorkspace.reduced + ["--snapshots", "snap", "--report", "a"],
+                      environment: ["NO_COLOR": "1", "TERM": "xterm-256color", "GITHUB_ACTIONS": "true"]),
+            try w.run(["run", "--spec", "missing.json"], environment: ["NO_COLOR": "1", "TERM": "xterm-256color"]),
+            try w.run(["merge-reports", "a", "--report", "c"], environment: ["NO_COLOR": "1", "TERM": "xterm-256color"]),
+        ]
+        for r in runs {
+            #expect(!r.stdout.contains("\u{1B}") && !r.stderr.contains("\u{1B}"), "\(r.stdout)\(r.stderr)")
+        }
+        #expect(runs[0].stdout.contains("::error"), "annotations are plain text too")
+    }
+
+    @Test("two runs give byte-identical reports; a rerun into the same folder rewrites nothing")
+    func determinism() throws {
+        let one = RunWorkspace(), two = RunWorkspace()
+        for w in [one, two] {
+            try w.copyBaselines()
+            try w.changeOnePixel(changedBaselineFile)
+            let r = try w.run(["run"] + RunWorkspace.reduced + ["--snapshots", "snap", "--report", "out", "--jobs", w === one ? "1" : "4"])
+            #expect(r.status == 1, "\(r.stderr)")
+        }
+        let a = one.tree("out")
+        #expect(a.count > 100, "reports and their pictures")
+        expectSameTree(a, two.tree("out"), "two runs")
+
+        let report = one.url.appendingPathComponent("out/report.json")
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: report.path)
+        _ = try one.run(["run"] + RunWorkspace.reduced + ["--snapshots", "snap", "--report", "out"])
+        let mtime = try FileManager.default.attributesOfItem(atPath: report.path)[.modificationDate] as? Date
+        #expect(mtime == old, "an unchanged report is not rewritten")
+        expectSameTree(a, one.tree("out"), "rerun")
+    }
+}
+
+@Suite("glyphaudit run: the HTML report")
+struct CLIHTMLReportTests {
+    /// A report with findings, evidence and a changed snapshot (so the compare controls are in it).
+    static func makeReport() throws -> RunWorkspace {
+        let w = RunWorkspace()
+        try w.copyBaselines()
+        try w.changeOnePixel(changedBaselineFile)
+        let r = try w.run(["run"] + RunWorkspace.reduced + ["--snapshots", "snap", "--report", "out"])
+        #expect(r.status == 1, "\(r.stderr)")
+        return w
+    }
+
+    @Test("self-contained and accessible: local files only, headings in order, alt on every image, labels on every control, lang")
+    func structure() throws {
+        let w = try Self.makeReport()
+        let html = try w.text("out/index.html")
+        let page = HTMLScan(html)
+
+        #expect(page.tags.first { $0.name == "html" }?.attributes["lang"] == "en")
+        #expect(!html.contains("http://") && !html.contains("https://"), "no network URLs at all")
+
+        // Every picture and local link exists in the report folder; every anchor link has its target.
+        let ids = Set(page.tags.compactMap { $0.attributes["id"] })
+        var images = 0
+        for tag in page.tags {
+            for key in ["src", "href"] {
+                guard let value = tag.attributes[key] else { continue }
+                #expect(!value.hasPrefix("//") && !value.contains("://"), "<\(tag.name) \(key)=\(value)>")
+                if value.hasPrefix("#") {
+                    #expect(ids.contains(String(value.dropFirst())), "link to a missing anchor \(value)")
+                } else {
+                    let path = value.removingPercentEncoding ?? value
+                    #expect(w.exists("out/\(path)"), "<\(tag.name) \(key)=\(value)> is not in the report folder")
+                    if tag.name == "img" { images += 1 }
+                }
+            }
+        }
+        #expect(images > 100, "contact sheets, evidence and snapshot pictures: \(images)")
+        #expect(page.tags.contains { $0.name == "img" && ($0.attributes["src"] ?? "").hasSuffix(".diff.png") })
+
+        // Every image has a text alternative.
+        for img in page.tags where img.name == "img" {
+            #expect(!(img.attributes["alt"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty, "\(img.attributes["src"] ?? "")")
+        }
+
+        // Headings: one h1 first, then never a level skipped on the way down.
+        let levels = page.tags.compactMap { t -> Int? in
+            guard t.name.count == 2, t.name.hasPrefix("h"), let n = Int(t.name.dropFirst()) else { return nil }
+            return n
+        }
+        #expect(levels.first == 1 && levels.filter { $0 == 1 }.count == 1, "\(levels.prefix(10))")
+        for (a, b) in zip(levels, levels.dropFirst()) { #expect(b <= a + 1, "h\(a) followed by h\(b)") }
+
+        // Every form control has a label: inside a <label>, named by <label for>, or aria-label(ledby).
+        let labelled = Set(page.tags.filter { $0.name == "label" }.compactMap { $0.attributes["for"] })
+        var controls = 0
+        for tag in page.tags where ["select", "input", "textarea"].contains(tag.name) && tag.attributes["type"] != "hidden" {
+            controls += 1
+            let ok = tag.insideLabel || tag.attributes["aria-label"] != nil || tag.attributes["aria-labelledby"] != nil
+                || tag.attributes["id"].map(labelled.contains) == true
+            #expect(ok, "<\(tag.name)> without a label: \(tag.attributes)")
+        }
+        #expect(controls >= 6, "five filters and the snapshot slider")
+        for button in page.buttons { #expect(!button.isEmpty, "a button without text") }
+        #expect(!page.buttons.isEmpty)
+    }
+
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+        ?? (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test("loads in headless Chromium without a load or console error (scripts/check-report)",
+          .disabled(if: chromium == nil, "chromium is not installed (scripts/setup --browser); the browser check was skipped"))
+    func browser() throws {
+        let w = try Self.makeReport()
+        let process = Process()
+        process.executableURL = CLI.packageRoot.appendingPathComponent("scripts/check-report")
+        process.arguments = [w.url.appendingPathComponent("out").path, w.url.appendingPathComponent("shot.png").path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("loads cleanly"), "\(text)")
+        let shot = try Data(contentsOf: w.url.appendingPathComponent("shot.png"))
+        #expect(shot.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG screenshot")
+    }
+}
+
+/// A small scanner for the tags of the generated report (enough for markup we write ourselves):
+/// start tags with their attributes, whether each sits inside a <label>, and the text of buttons.
+struct HTMLScan {
+    struct Tag {
+        var name: String
+        var attributes: [String: String]
+        var insideLabel: Bool
+    }
+
+    var tags: [Tag] = []
+    var buttons: [String] = []
+
+    init(_ html: String) {
+        // Scripts and styles hold no markup.
+        var text = html
+        for element in ["script", "style"] {
+            while let open = text.range(of: "<\(element)"), let close = text.range(of: "</\(element)>", range: open.upperBound..<text.endIndex) {
+                text.replaceSubrange(open.lowerBound..<close.upperBound, with: "")
+            }
+        }
+        let tagPattern = try! Regex(#"<(/?)([a-zA-Z][a-zA-Z0-9]*)((?:\s+[^\s=>]+(?:="[^"]*")?)*)\s*/?>"#)
+        let attributePattern = try! Regex(#"([^\s=>]+)(?:="([^"]*)")?"#)
+        var labels = 0
+        var button: String?
+        var last = text.startIndex
+        for match in text.matches(of: tagPattern) {
+            if button != nil { button! += String(text[last..<match.range.lowerBound]) }
+            last = match.range.upperBound
+            let closing = match.output[1].substring == "/"
+            let name = String(match.output[2].substring ?? "").lowercased()
+            if closing {
+                if name == "label" { labels -= 1 }
+                if name == "button", let b = button { buttons.append(b.trimmingCharacters(in: .whitespacesAndNewlines)); button = nil }
+                continue
+            }
+            var attributes: [String: String] = [:]
+            for a in String(match.output[3].substring ?? "").matches(of: attributePattern) {
+                let key = String(a.output[1].substring ?? "").lowercased()
+                let value = a.output[2].substring.map(String.init) ?? ""
+                attributes[key] = value.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+                    .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+            }
+            tags.append(Tag(name: name, attributes: attributes, insideLabel: labels > 0))
+            if name == "label" { labels += 1 }
+            if name == "button" { button = attributes["aria-label"] ?? "" }
+        }
+    }
+}
