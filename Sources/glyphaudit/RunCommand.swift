@@ -177,10 +177,11 @@ enum RunCommand {
         var lines: [String] = []
         lines.append("glyphaudit run: \(c.variants) variants\(r.shard.map { " (shard \($0))" } ?? "") — "
                      + (r.passed ? "passed" : "failed") + " (fails on \(r.failOn))")
-        lines.append("  findings: \(c.errors) errors, \(c.warnings) warnings, \(c.infos) info" + (c.accepted > 0 ? ", \(c.accepted) accepted" : ""))
+        lines.append("  findings: \(counted(c.errors, "error")), \(counted(c.warnings, "warning")), \(c.infos) info"
+                     + (c.accepted > 0 ? ", \(c.accepted) accepted" : ""))
         for rule in r.rules {
             guard let byRule = c.byRule[rule.id] else { continue }
-            let parts = ["error", "warning", "info"].compactMap { s in byRule[s].map { "\($0) \(s)\($0 == 1 ? "" : "s")" } }
+            let parts = ["error", "warning", "info"].compactMap { s in byRule[s].map { counted($0, s) } }
             lines.append("    \(rule.id.padding(toLength: 22, withPad: " ", startingAt: 0)) \(parts.joined(separator: ", "))")
         }
         if let s = snapshots {

@@ -180,7 +180,7 @@ extension RunReport {
         var md = "## glyphaudit \(passed ? "✅ passed" : "❌ failed")\n\n"
         md += "| | |\n|---|---|\n"
         md += "| Variants | \(c.variants) |\n"
-        md += "| Findings | \(c.errors) errors, \(c.warnings) warnings, \(c.infos) info\(c.accepted > 0 ? ", \(c.accepted) accepted" : "") |\n"
+        md += "| Findings | \(counted(c.errors, "error")), \(counted(c.warnings, "warning")), \(c.infos) info\(c.accepted > 0 ? ", \(c.accepted) accepted" : "") |\n"
         if snapshots != nil {
             md += "| Snapshots | \(c.snapshotMatches) match, \(c.snapshotMismatches) changed, \(c.snapshotNew) new, \(c.snapshotStale) stale |\n"
         }

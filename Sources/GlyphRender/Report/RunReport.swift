@@ -284,3 +284,8 @@ extension RunReport {
         return report
     }
 }
+
+/// `1 error`, `2 errors`, `3 info` (info has no plural).
+public func counted(_ n: Int, _ noun: String) -> String {
+    n == 1 || noun == "info" ? "\(n) \(noun)" : "\(n) \(noun)s"
+}
