@@ -75,7 +75,7 @@ enum RunCommand {
         }
         if plan.items.isEmpty {
             // A shard may hold nothing when there are more shards than presets.
-            Console.info("shard \(shard?.description ?? "") holds no variant of this run")
+            progress.note("shard \(shard?.description ?? "") holds no variant of this run")
         }
 
         progress.stage("rendering \(plan.items.count) variants")
@@ -105,7 +105,7 @@ enum RunCommand {
             snapshotReport = checked
             snapshots = try snapshotSection(checked, folder: snapshotFolder, report: report, cwd: cwd)
         } else {
-            Console.info("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
+            progress.note("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
         }
 
         progress.stage("writing contact-sheet pictures")
@@ -228,6 +228,12 @@ final class Progress {
         guard enabled else { return }
         let text = color ? "\u{1B}[2m… \(s)\u{1B}[0m" : "… \(s)"
         FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+
+    /// A message on stderr that does not run into the progress line.
+    func note(_ s: String) {
+        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        Console.info(s)
     }
 
     func done() {

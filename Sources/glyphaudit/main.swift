@@ -25,7 +25,7 @@ func mainHelp() -> String {
     COMMANDS:
 
     """
-    for c in commands { s += "  \(c.name.padding(toLength: 14, withPad: " ", startingAt: 0))\(c.summary)\n" }
+    for c in commands { s += "  \(c.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(c.summary)\n" }
     s += """
 
     Run `glyphaudit <command> --help` for a command's options.
