@@ -20,14 +20,10 @@ enum EmbeddedAssets {
 """##,
         "Assets/images/rvs-checkbox/on.svg": ##"""
 <svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24">
-  <!-- checkmark.square.fill look-alike: a filled rounded square with the tick cut out -->
-  <defs>
-    <mask id="tick">
-      <rect width="24" height="24" fill="#fff"/>
-      <path d="M7 12.4l3.3 3.3L17.2 8.4" fill="none" stroke="#000" stroke-width="2.3" stroke-linecap="round" stroke-linejoin="round"/>
-    </mask>
-  </defs>
-  <rect x="2" y="2" width="20" height="20" rx="4.5" fill="#000" mask="url(#tick)"/>
+  <!-- checkmark.square.fill look-alike: a filled rounded square with the tick cut out (even-odd, no mask,
+       so PDF and SVG exports stay vector) -->
+  <path fill="#000" fill-rule="evenodd" d="M6.5 2H17.5A4.5 4.5 0 0 1 22 6.5V17.5A4.5 4.5 0 0 1 17.5 22H6.5A4.5 4.5 0 0 1 2 17.5V6.5A4.5 4.5 0 0 1 6.5 2Z
+    M6.19 13.21L9.49 16.51L9.73 16.70L10.01 16.81L10.32 16.85L10.62 16.81L10.90 16.68L11.14 16.49L18.04 9.19L18.32 8.67L18.30 8.07L17.99 7.56L17.47 7.28L16.87 7.30L16.36 7.61L10.28 14.05L7.81 11.59L7.30 11.29L6.70 11.29L6.19 11.59L5.89 12.10L5.89 12.70Z"/>
 </svg>
 
 """##,
