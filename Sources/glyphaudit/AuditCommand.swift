@@ -16,17 +16,21 @@ enum AuditCommand {
         finding. With no --preset and no --spec, the four built-in presets are audited.
         Exit status: 0 clean; 1 open findings at or above --fail-on (default: error); 2 bad input.
         """,
-        options: Selection.options + [
-            Option(name: "config", value: "FILE", help: "Configuration (default: ./.glyphaudit.json when present)."),
-            Option(name: "baseline", value: "FILE", help: "Accepted findings to add to the configuration's."),
+        options: Selection.options + AuditCommand.configOptions + [
             Option(name: "write-baseline", value: "FILE", help: "Write every open warning and error as accepted, then exit 0."),
-            Option(name: "fail-on", value: "LEVEL", help: "error (default), warning or never."),
             Option(name: "evidence", value: "DIR", help: "Write a picture proving each finding into DIR."),
             Option.flag("json", "Print the findings as JSON on stdout."),
             Option.flag("verbose", "List every finding, without folding repeats together."),
             Option.flag("quiet", "Print nothing but errors (and --json output)."),
         ],
         run: run)
+
+    /// The audit options `run` shares: configuration, accepted findings, fail level.
+    static let configOptions: [Option] = [
+        Option(name: "config", value: "FILE", help: "Configuration (default: ./.glyphaudit.json when present)."),
+        Option(name: "baseline", value: "FILE", help: "Accepted findings to add to the configuration's."),
+        Option(name: "fail-on", value: "LEVEL", help: "error (default), warning or never."),
+    ]
 
     /// `--fail-on`: nil means never.
     static func failLevel(_ args: Arguments) throws(UsageError) -> Severity? {

@@ -16,12 +16,9 @@ enum RunCommand {
         Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures; 2 bad input or a runtime
         failure; 64 usage error.
         """,
-        options: Selection.options + [
+        options: Selection.options + AuditCommand.configOptions + [
             Option(name: "report", value: "DIR", help: "Where the reports go (default: glyphaudit-out)."),
             Option(name: "formats", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all)."),
-            Option(name: "config", value: "FILE", help: "Configuration (default: ./.glyphaudit.json when present)."),
-            Option(name: "baseline", value: "FILE", help: "Accepted findings to add to the configuration's."),
-            Option(name: "fail-on", value: "LEVEL", help: "error (default), warning or never."),
             Option(name: "snapshots", value: "DIR", help: "Baseline folder (default: snapshots)."),
             Option.flag("record", "Write missing baselines."),
             Option.flag("update", "Rewrite baselines that changed."),
