@@ -151,8 +151,9 @@ public struct ClippingRule: AuditRule {
                        numbers: ["top": first.1.top, "right": first.1.right, "bottom": first.1.bottom, "left": first.1.left,
                                  "worst.top": last.1.top, "worst.right": last.1.right, "worst.bottom": last.1.bottom,
                                  "worst.left": last.1.left],
-                       values: ["firstSize": first.0.short, "sizes": Format.sizes(sizes), "worstSize": last.0.short,
+                       values: ["firstSize": first.0.short, "worstSize": last.0.short,
                                 "states": states.map(\.rawValue).joined(separator: ",")],
+                       sizes: sizes,
                        location: input.location(spec, keyPath),
                        picture: .overflow(input.items[last.2].variant, frame: last.3, ink: last.4))
     }

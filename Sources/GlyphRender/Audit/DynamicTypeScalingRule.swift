@@ -89,7 +89,7 @@ public struct DynamicTypeScalingRule: AuditRule {
                                numbers: ["drift": worst.1, "tolerance": tolerance, "ratioAtLarge": base,
                                          "glyphAtLarge": atLarge, "glyphAtWorst": height[worst.0]!,
                                          "textAtWorst": reference.points(worst.0)],
-                               values: ["sizes": Format.sizes(sizes), "worstSize": worst.0.short],
+                               values: ["worstSize": worst.0.short], sizes: sizes,
                                location: input.location(spec, ["glyph.scalesWithDynamicType", "glyph", "frame"].first { spec.lines[$0] != nil } ?? "sizes"),
                                picture: .sideBySide(pictures)))
         }

@@ -93,10 +93,14 @@ public struct Finding: Sendable, Equatable {
     public var accepted: String?
     /// Set when `--evidence` wrote a picture: its path relative to the evidence folder.
     public var picturePath: String?
+    /// The Dynamic Type sizes the finding holds at, when the rule measured it at some sizes and not
+    /// others (`hit area … at xS–L`); nil when the variant id says it all. The id's size part is `*`
+    /// whenever these are more than one, so without them a finding would seem to cover every size.
+    public var dynamicTypeSizes: [DynamicTypeSize]?
 
     public init(rule: String, severity: Severity, criterion: String?, variant: String, subject: String,
                 message: String, numbers: [String: Double] = [:], values: [String: String] = [:],
-                location: FindingLocation? = nil, picture: EvidencePicture? = nil) {
+                sizes: [DynamicTypeSize]? = nil, location: FindingLocation? = nil, picture: EvidencePicture? = nil) {
         self.rule = rule
         self.severity = severity
         self.criterion = criterion
@@ -105,6 +109,11 @@ public struct Finding: Sendable, Equatable {
         self.message = message
         self.numbers = numbers
         self.values = values
+        if let sizes {
+            let sorted = Array(Set(sizes)).sorted()
+            self.dynamicTypeSizes = sorted
+            self.values["sizes"] = Format.sizes(sorted)
+        }
         self.location = location
         self.picture = picture
     }

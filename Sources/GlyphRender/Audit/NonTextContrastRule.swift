@@ -324,7 +324,7 @@ public struct NonTextContrastRule: AuditRule {
                            variant: VariantGroupID.id(ms.map { items[$0.index].variant }), subject: "\(worst.subject) pixels",
                            message: message,
                            numbers: ["bestPixelRatio": worst.best, "ratio": worst.authored, "required": required, "scale": Double(v.scale)],
-                           values: ["sizes": Format.sizes(sizes)],
+                           sizes: sizes,
                            location: input.colorLocation(item.spec, theme: theme, role: worst.role, state: v.state),
                            picture: .outline(v, worst.region))
         }

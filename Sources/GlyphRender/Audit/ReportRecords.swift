@@ -11,7 +11,8 @@ extension FindingRecord {
                       LocationRecord(file: $0.file, line: $0.line, keyPath: $0.keyPath, token: $0.token,
                                      tokenFile: $0.tokenFile, tokenLine: $0.tokenLine)
                   },
-                  accepted: f.accepted, evidence: f.picturePath)
+                  accepted: f.accepted, evidence: f.picturePath,
+                  dynamicTypeSizes: f.dynamicTypeSizes?.map(\.short))
     }
 }
 

@@ -83,7 +83,7 @@ public struct TargetSizeRule: AuditRule {
                 out.append(Finding(rule: id, severity: .error, criterion: "2.5.8", variant: variants(errors), subject: "hit area",
                                    message: message,
                                    numbers: ["width": r.width, "height": r.height, "minimum": minimum, "targetSpacing": spacing ?? 0],
-                                   values: ["sizes": Format.sizes(errors)], location: location,
+                                   sizes: errors, location: location,
                                    picture: .hitArea(input.items[i].variant, area: r, minimum: minimum)))
             }
             let small = (excepted + warnings).sorted()
@@ -99,7 +99,7 @@ public struct TargetSizeRule: AuditRule {
                                    variant: variants(small), subject: "hit area (recommended)", message: message,
                                    numbers: ["width": r.width, "height": r.height, "recommended": recommended,
                                              "targetSpacing": spacing ?? 0],
-                                   values: ["sizes": Format.sizes(small), "spacingException": Format.sizes(excepted)],
+                                   values: ["spacingException": Format.sizes(excepted)], sizes: small,
                                    location: location,
                                    picture: .hitArea(input.items[i].variant, area: r, minimum: recommended)))
             }

@@ -82,7 +82,7 @@ public struct TextContrastRule: AuditRule {
                 out.append(Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
                                    variant: VariantGroupID.id(variants), subject: "label", message: message,
                                    numbers: ["ratio": ratio, "required": needs.max()!],
-                                   values: ["foreground": seen.hex, "background": surface.hex, "sizes": Format.sizes(shown)],
+                                   values: ["foreground": seen.hex, "background": surface.hex], sizes: shown,
                                    location: input.colorLocation(spec, theme: theme, role: .label, state: bucket.state),
                                    picture: .swatch(foreground: seen, background: surface, ratio: ratio, required: needs.max()!)))
             }

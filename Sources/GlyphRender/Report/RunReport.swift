@@ -96,11 +96,20 @@ public struct FindingRecord: Codable, Sendable, Equatable {
     public var accepted: String?
     /// The picture that proves it, relative to the report folder.
     public var evidence: String?
+    /// The Dynamic Type sizes (short names, `xS` … `AX5`) the finding holds at, when the rule found
+    /// it at some sizes only; absent when the variant id says it all.
+    public var dynamicTypeSizes: [String]?
 
     public var preset: String { String(variant.split(separator: "/").first ?? "") }
 
-    /// Whether the finding covers a variant id (`*` matches any value of a part).
-    public func covers(_ id: String) -> Bool { VariantPattern.matches(variant, id) }
+    /// Whether the finding covers a variant id: `*` matches any value of a part, and a finding with
+    /// `dynamicTypeSizes` covers those sizes only.
+    public func covers(_ id: String) -> Bool {
+        guard VariantPattern.matches(variant, id) else { return false }
+        guard let sizes = dynamicTypeSizes else { return true }
+        let parts = VariantPattern.parts(id)
+        return parts.count > 2 && sizes.contains(String(parts[2]))
+    }
 }
 
 public struct SnapshotSection: Codable, Sendable, Equatable {
@@ -166,19 +175,23 @@ public struct RuleRecord: Codable, Sendable, Equatable {
 
 /// Finds the findings that cover a variant id quickly: each pattern is split into its parts once.
 struct FindingMatcher {
-    private let patterns: [(index: Int, parts: [Substring])]
+    private let patterns: [(index: Int, parts: [Substring], sizes: Set<Substring>?)]
 
     init(_ findings: [FindingRecord], where keep: (FindingRecord) -> Bool = { _ in true }) {
-        patterns = findings.enumerated().filter { keep($0.element) }.map { ($0.offset, VariantPattern.parts($0.element.variant)) }
+        patterns = findings.enumerated().filter { keep($0.element) }.map {
+            ($0.offset, VariantPattern.parts($0.element.variant), $0.element.dynamicTypeSizes.map { Set($0.map { Substring($0) }) })
+        }
     }
 
-    /// Indices (into the findings given) of those covering `id`; `anyScale` ignores the scale part.
+    /// Indices (into the findings given) of those covering `id` (see `FindingRecord.covers`);
+    /// `anyScale` ignores the scale part.
     func matches(_ id: String, anyScale: Bool = false) -> [Int] {
         let v = VariantPattern.parts(id)
         let n = anyScale ? v.count - 1 : v.count
         return patterns.filter { p in
             guard p.parts.count == v.count else { return false }
             for k in 0..<n where p.parts[k] != "*" && p.parts[k] != "*x" && p.parts[k] != v[k] { return false }
+            if let sizes = p.sizes, v.count > 2, !sizes.contains(v[2]) { return false }
             return true
         }.map(\.index)
     }
