@@ -377,6 +377,49 @@ struct SnapshotTests {
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub/changed.png").path))
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("same.png").path))
     }
+
+    // MARK: Writes that fail
+
+    @Test("a folder that cannot be made: the message names the file, the folder and the system's reason")
+    func atomicWriteErrors() throws {
+        let root = ScratchFolder()
+        let file = root.url.appendingPathComponent("afile")
+        try Data("x".utf8).write(to: file)
+        let target = file.appendingPathComponent("sub/x.png")
+        #expect {
+            try AtomicFile.write(Data("png".utf8), to: target)
+        } throws: { error in
+            let e = error as? InputError
+            return e?.file == target.path && e?.message == "cannot write: \(file.path) is a file, not a folder (Not a directory)"
+        }
+        // The parent itself is a file.
+        #expect {
+            try AtomicFile.write(Data("png".utf8), to: file.appendingPathComponent("x.png"))
+        } throws: { error in
+            "\(error)".contains("\(file.path) is a file, not a folder (Not a directory)")
+        }
+        // A folder the system refuses to create.
+        #expect {
+            try AtomicFile.write(Data("png".utf8), to: URL(fileURLWithPath: "/proc/glyphaudit-nope/x.png"))
+        } throws: { error in
+            "\(error)" == "/proc/glyphaudit-nope/x.png: cannot write: cannot create the folder /proc/glyphaudit-nope: "
+                + String(cString: strerror(ENOENT))
+        }
+        // Writing a name that is a folder.
+        let folder = root.url.appendingPathComponent("folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect {
+            try AtomicFile.write(Data("png".utf8), to: folder)
+        } throws: { error in
+            "\(error)" == "\(folder.path): cannot write: Is a directory"
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: root.url.path)
+        #expect(!left.contains { $0.contains(".tmp-") }, "a failed write leaves no temporary file: \(left)")
+        // And it still writes, making every missing folder.
+        let deep = root.url.appendingPathComponent("a/b/c/x.png")
+        try AtomicFile.write(Data("png".utf8), to: deep)
+        #expect(try Data(contentsOf: deep) == Data("png".utf8))
+    }
 }
 
 // MARK: - Helpers

@@ -374,6 +374,32 @@ struct CLISnapshotTests {
         let main = try w.run("--help")
         #expect(main.stdout.contains("check") && main.stdout.contains("diff"))
     }
+
+    // MARK: Follow-ups of issue 4
+
+    @Test("a file that cannot be written: a clear message with the path and the system's reason, exit 2")
+    func writeErrors() throws {
+        let w = try Workspace(recorded: true)
+        let file = "t/square-md/L/default/checked@2x.png"
+        var raster = try Raster(contentsOfPNG: w.baseline(file))
+        let (x, y) = try #require(centralFlatPixel(raster))
+        raster.contrast(x, y)
+        try raster.pngData().write(to: w.baseline(file))
+        try Data("x".utf8).write(to: w.folder.appendingPathComponent("afile"))
+
+        let r = try w.run("check", "--spec", "spec.json", "--out", "afile")
+        #expect(r.status == 2, "\(r)")
+        let afile = w.folder.appendingPathComponent("afile").path
+        #expect(r.stderr.contains("glyphaudit: \(afile)/t/square-md/L/default/checked@2x.actual.png: cannot write: "
+                                  + "\(afile) is a file, not a folder (Not a directory)"), "\(r)")
+        #expect(!r.stderr.contains("NSCocoaErrorDomain") && !r.stdout.contains("NSCocoaErrorDomain"))
+
+        let d = try w.run("diff", "snapshots/\(file)", "snapshots/\(file)", "--output", "/proc/glyphaudit-nope/x.png")
+        #expect(d.status == 2, "\(d)")
+        #expect(d.stderr.contains("glyphaudit: /proc/glyphaudit-nope/x.png: cannot write: cannot create the folder "
+                                  + "/proc/glyphaudit-nope: No such file or directory"), "\(d)")
+        #expect(!d.stderr.contains("NSCocoaErrorDomain"))
+    }
 }
 
 // MARK: - Running the binary

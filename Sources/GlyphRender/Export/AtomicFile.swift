@@ -9,7 +9,7 @@ public enum AtomicFile {
     public static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         if !madeFolders.withLock({ $0.contains(folder.path) }) {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try makeFolders(folder.path, for: url)
             madeFolders.withLock { _ = $0.insert(folder.path) }
         }
         let temp = folder.path + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
@@ -37,6 +37,33 @@ public enum AtomicFile {
             unlink(temp)
             throw writeError(url, code)
         }
+    }
+
+    /// `mkdir -p` with POSIX calls, so a failure names the folder it happened at and carries the
+    /// system's reason ("Not a directory", "Permission denied") instead of Foundation's error text.
+    static func makeFolders(_ path: String, for url: URL) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return }
+            throw notAFolder(url, path)
+        }
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            if mkdir(prefix, 0o777) == 0 { continue }
+            let code = errno
+            if code == EEXIST {
+                // Already there: fine if it is a folder (made earlier, or by another writer just now).
+                if stat(prefix, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
+                throw notAFolder(url, prefix)
+            }
+            throw InputError(file: url.path,
+                             message: "cannot write: cannot create the folder \(prefix): \(String(cString: strerror(code)))")
+        }
+    }
+
+    static func notAFolder(_ url: URL, _ path: String) -> Error {
+        InputError(file: url.path, message: "cannot write: \(path) is a file, not a folder (\(String(cString: strerror(ENOTDIR))))")
     }
 
     static func writeError(_ url: URL, _ code: Int32) -> Error {
