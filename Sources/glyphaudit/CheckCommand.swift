@@ -134,8 +134,8 @@ enum CheckCommand {
         if !d.sameSize {
             return "size changed: baseline \(d.expectedSize), render \(d.actualSize)"
         }
-        return String(format: "%d px differ (%.3f%% of %d), largest colour difference %.3f",
-                      d.mismatchedPixels, d.mismatchRatio * 100, d.comparedPixels, d.maxColorDelta)
+        return String(format: "%d px differ (%.3f%% of %d), largest colour difference %@",
+                      d.mismatchedPixels, d.mismatchRatio * 100, d.comparedPixels, d.maxColorDeltaText)
             + (d.antialiasedPixels > 0 ? ", \(d.antialiasedPixels) anti-aliased px ignored" : "")
     }
 

@@ -378,6 +378,57 @@ struct SnapshotTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("same.png").path))
     }
 
+    // MARK: The colour difference's scale
+
+    @Test("maxColorDelta is on --threshold's scale: √(YIQ delta / 35215), checked against the formula for a grey step")
+    func colorDeltaScale() {
+        // A flat 3×3 grey 200 with its centre at 190: only the Y term of pixelmatch's YIQ metric is
+        // non-zero (R = G = B), and 8 equal neighbours rule out anti-aliasing.
+        let expected = Raster(width: 3, height: 3, fill: RGBA(r8: 200, g8: 200, b8: 200))
+        var actual = expected
+        for c in 0..<3 { actual.pixels[4 * 4 + c] = 190 }
+        // By hand: ΔY = 10 · (0.29889531 + 0.58662247 + 0.11448223) = 10.00000001;
+        // delta = 0.5053 · ΔY² = 50.53000001; √(50.53 / 35215) = 0.0378801…
+        let y = 10 * (0.29889531 + 0.58662247 + 0.11448223)
+        let byHand = (0.5053 * y * y / 35215).squareRoot()
+        #expect(abs(byHand - 0.03788) < 1e-5)
+        let d = ImageComparator.compare(expected: expected, actual: actual).difference
+        #expect(abs(d.maxColorDelta - byHand) < 1e-12)
+        #expect(d.maxColorDeltaText == "0.038")
+        // The same scale as the threshold: counted just below the value, not just above it.
+        for (threshold, counted) in [(0.0378, 1), (0.0379, 0), (0.1, 0)] {
+            let options = PixelmatchOptions(threshold: threshold)
+            #expect(ImageComparator.compare(expected: expected, actual: actual, options: options).difference.mismatchedPixels == counted,
+                    "threshold \(threshold)")
+        }
+
+        // Black on white: ΔY = 255 → √(0.5053 · 255² / 35215) = 0.96594 (pixelmatch's own scale said 0.933).
+        var dot = Raster(width: 3, height: 3, fill: .white)
+        for c in 0..<3 { dot.pixels[4 * 4 + c] = 0 }
+        let black = ImageComparator.compare(expected: Raster(width: 3, height: 3, fill: .white), actual: dot).difference
+        let blackY = 255 * (0.29889531 + 0.58662247 + 0.11448223)
+        #expect(abs(black.maxColorDelta - (0.5053 * blackY * blackY / 35215).squareRoot()) < 1e-12)
+        #expect(abs(black.maxColorDelta - 0.96594) < 1e-5)
+        #expect(black.maxColorDeltaText == "0.966")
+    }
+
+    @Test("the smallest real colour difference never prints as 0.000")
+    func colorDeltaText() {
+        // One alpha level on a near-white pixel, blended over white: 254 vs 255 − 254/255, so
+        // ΔY = 1/255 and the difference is √(0.5053 / 255² / 35215) = 0.0000149.
+        let a = Raster(width: 3, height: 3, fill: RGBA(r8: 254, g8: 254, b8: 254, a8: 255))
+        var b = a
+        b.pixels[4 * 4 + 3] = 254
+        let d = ImageComparator.compare(expected: a, actual: b).difference
+        #expect(abs(d.maxColorDelta - (0.5053 / 35215).squareRoot() / 255) < 1e-9)
+        #expect(d.mismatchedPixels == 0 && !d.identical)
+        #expect(d.maxColorDeltaText == "0.000015")
+        #expect(ImageDifference.format(colorDelta: 0) == "0")
+        #expect(ImageDifference.format(colorDelta: 1) == "1.000")
+        #expect(ImageDifference.format(colorDelta: 0.25) == "0.250")
+        #expect(ImageDifference.format(colorDelta: 0.0042) == "0.0042")
+    }
+
     // MARK: Writes that fail
 
     @Test("a folder that cannot be made: the message names the file, the folder and the system's reason")

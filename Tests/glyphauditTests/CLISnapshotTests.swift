@@ -400,6 +400,27 @@ struct CLISnapshotTests {
                                   + "/proc/glyphaudit-nope: No such file or directory"), "\(d)")
         #expect(!d.stderr.contains("NSCocoaErrorDomain"))
     }
+
+    @Test("the largest colour difference is on --threshold's scale: 0.966 for black on white (√(0.5053·255²/35215))")
+    func colourDifferenceScale() throws {
+        let w = try Workspace()
+        let white = Raster(width: 3, height: 3, fill: .white)
+        var dot = white
+        for c in 0..<3 { dot.pixels[4 * 4 + c] = 0 }
+        try white.pngData().write(to: w.folder.appendingPathComponent("white.png"))
+        try dot.pngData().write(to: w.folder.appendingPathComponent("dot.png"))
+        let r = try w.run("diff", "white.png", "dot.png")
+        #expect(r.status == 1)
+        #expect(r.lines == ["differ     dot.png  1 px differ (11.111% of 9), largest colour difference 0.966"], "\(r)")
+        let json = try w.run("diff", "white.png", "dot.png", "--json")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let pair = try #require((doc["pairs"] as? [[String: Any]])?.first)
+        let y = 255 * (0.29889531 + 0.58662247 + 0.11448223)
+        #expect(abs((pair["maxColorDelta"] as? Double ?? 0) - (0.5053 * y * y / 35215).squareRoot()) < 1e-12)
+        // With a threshold just below the value the pixel counts, just above it it does not.
+        #expect(try w.run("diff", "white.png", "dot.png", "--threshold", "0.965").status == 1)
+        #expect(try w.run("diff", "white.png", "dot.png", "--threshold", "0.967").status == 0)
+    }
 }
 
 // MARK: - Running the binary

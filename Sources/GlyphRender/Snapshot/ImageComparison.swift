@@ -27,8 +27,9 @@ public struct ImageDifference: Sendable, Equatable, Codable {
     public var mismatchedPixels: Int
     /// Pixels over the threshold that pixelmatch classed as anti-aliasing (not counted).
     public var antialiasedPixels: Int
-    /// The largest colour difference of any pixel of the common area: pixelmatch's YIQ delta
-    /// divided by its maximum, 0...1 (a pixel is over the threshold when this is > threshold²).
+    /// The largest colour difference of any pixel of the common area, on the scale of pixelmatch's
+    /// `threshold`: √(|YIQ delta| / 35215), 0...1. A pixel is over the threshold exactly when its
+    /// value is greater than `threshold` (0.1 by default), so the two can be compared directly.
     public var maxColorDelta: Double
     /// The pixels are identical (same size, every byte equal).
     public var identical: Bool
@@ -83,6 +84,17 @@ public struct ImageDifference: Sendable, Equatable, Codable {
         try c.encode(sameSize, forKey: .sameSize)
     }
 
+    /// The largest colour difference as text: three decimals, or as many more as it takes to show
+    /// two significant digits, so a real difference never prints as 0.000 (the smallest possible,
+    /// one alpha level of a near-white pixel, is about 0.000015).
+    public var maxColorDeltaText: String { Self.format(colorDelta: maxColorDelta) }
+
+    public static func format(colorDelta v: Double) -> String {
+        guard v > 0, v.isFinite else { return "0" }
+        let decimals = min(max(3, Int((-log10(v)).rounded(.down)) + 2), 12)
+        return String(format: "%.\(decimals)f", v)
+    }
+
     public static func identical(_ size: PixelSize) -> ImageDifference {
         ImageDifference(expectedSize: size, actualSize: size, mismatchedPixels: 0, antialiasedPixels: 0,
                         maxColorDelta: 0, identical: true, comparedPixels: size.pixels)
@@ -109,7 +121,7 @@ public enum ImageComparator {
                 && samePixels(expected, actual)
             return (ImageDifference(expectedSize: expectedSize, actualSize: actualSize,
                                     mismatchedPixels: result.mismatched, antialiasedPixels: result.antialiased,
-                                    maxColorDelta: result.maxDelta, identical: identical,
+                                    maxColorDelta: thresholdScale(result.maxDelta), identical: identical,
                                     comparedPixels: expectedSize.pixels), diff)
         }
 
@@ -122,7 +134,8 @@ public enum ImageComparator {
                                                       options: options, diff: diffImage)
         let difference = ImageDifference(expectedSize: expectedSize, actualSize: actualSize,
                                          mismatchedPixels: result.mismatched + canvas.pixels - common.pixels,
-                                         antialiasedPixels: result.antialiased, maxColorDelta: result.maxDelta,
+                                         antialiasedPixels: result.antialiased,
+                                         maxColorDelta: thresholdScale(result.maxDelta),
                                          identical: false, comparedPixels: canvas.pixels)
         guard diffImage, let commonDiff else { return (difference, nil) }
         let c = options.diffColor
@@ -131,6 +144,10 @@ public enum ImageComparator {
         diff.draw(commonDiff, atX: 0, y: 0)
         return (difference, diff)
     }
+
+    /// pixelmatch's normalised delta (|YIQ delta| / 35215, compared with threshold²) on the
+    /// threshold's own scale.
+    static func thresholdScale(_ normalisedDelta: Double) -> Double { normalisedDelta.squareRoot() }
 
     /// Whether two rasters of the same size have the same bytes.
     public static func samePixels(_ a: Raster, _ b: Raster) -> Bool {
