@@ -17,10 +17,13 @@ enum CheckCommand {
         (expected | diff | actual).
 
         Listed on stdout: mismatches with their numbers, new variants (no baseline), stale baselines
-        (PNGs under a selected preset's folder that no variant of its full matrix produces; --only does
-        not make a baseline stale) and unreadable baselines. Nothing else writes a baseline than
-        --record (missing ones), --update (failing ones; matching files are left untouched) and --prune
-        (stale ones). An unreadable baseline is never overwritten: delete it and run --record.
+        and unreadable baselines. A stale baseline is a PNG that no variant of the run's specs' full
+        matrix produces (--only never makes one stale). With no --preset and no --spec every PNG in
+        DIR counts, at its root and in folders of presets that no longer exist included; with
+        --preset or --spec only those presets' folders DIR/<name>/ are looked at. Nothing else
+        writes a baseline than --record (missing ones), --update (failing ones; matching files are
+        left untouched) and --prune (stale ones). An unreadable baseline is never overwritten:
+        delete it and run --record.
         Every write is atomic (temporary dotfile in the same folder, then rename); dotfiles are ignored.
 
         Exit status: 0 every variant matches (after --record/--update); 1 a mismatch, or a new variant
@@ -62,7 +65,8 @@ enum CheckCommand {
 
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
-        let checker = SnapshotChecker(store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes)
+        let checker = SnapshotChecker(store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes,
+                                      staleScope: staleScope(args))
         let report = checker.run(plan, jobs: jobs)
 
         if args.flag("json") {
@@ -86,6 +90,12 @@ enum CheckCommand {
         }
         Console.info(summary(report.counts, elapsed: seconds(since: start)))
         return report.exitStatus
+    }
+
+    /// The default selection (no --preset, no --spec: every built-in preset) owns the whole snapshot
+    /// folder; a selection the user picked owns only its presets' folders.
+    static func staleScope(_ args: Arguments) -> StaleScope {
+        args.all("preset").isEmpty && args.all("spec").isEmpty ? .wholeFolder : .specFolders
     }
 
     /// The JSON document: the results, the counts and the exit status.

@@ -378,6 +378,50 @@ struct SnapshotTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("same.png").path))
     }
 
+    // MARK: Stale scope
+
+    @Test("stale scope: the whole folder (root and vanished presets' folders) for the default selection; never what --only filters out")
+    func staleWholeFolder() throws {
+        let s = try SnapshotScene()
+        _ = s.checker(writes: .record).run(s.plan, jobs: 2)
+        let fm = FileManager.default
+        let png = try Data(contentsOf: s.baseline(0))
+        let atRoot = s.snapshots.appendingPathComponent("stray.png")
+        let vanished = s.snapshots.appendingPathComponent("old-preset/square-md/L/default/checked@1x.png")
+        let inSpec = s.snapshots.appendingPathComponent("t/square-md/L/sepia/checked@1x.png")
+        // Never baselines: dotfiles, dot-folders, other files.
+        let kept = ["old-preset/.x.png.tmp-1-2", ".git/y.png", "notes.txt"].map { s.snapshots.appendingPathComponent($0) }
+        for url in [atRoot, vanished, inSpec] + kept {
+            try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try png.write(to: url)
+        }
+
+        func stale(_ plan: Plan, _ scope: StaleScope) -> [String] {
+            SnapshotChecker(store: s.store, output: nil, staleScope: scope).run(plan, jobs: 2)
+                .results.filter { $0.status == .stale }.map(\.baseline)
+        }
+        let everything = [atRoot, vanished, inSpec].map(\.path).sorted()
+        #expect(stale(s.plan, .wholeFolder) == everything)
+        #expect(stale(s.plan, .specFolders) == [inSpec.path], "a picked selection looks only at its own folders")
+
+        // A filter never changes the stale list: the filtered-out baselines of the spec are not stale.
+        var filter = VariantFilter()
+        try filter.add("scale=2")
+        try filter.add("state=checked")
+        let filtered = try Plan(specs: s.plan.specs, filter: filter)
+        #expect(filtered.items.count == 2)
+        #expect(stale(filtered, .wholeFolder) == everything)
+
+        let ids = SnapshotChecker(store: s.store, output: nil, staleScope: .wholeFolder).staleBaselines(of: s.plan.specs).map(\.id)
+        #expect(ids == ["old-preset/square-md/L/default/checked@1x", "stray", "t/square-md/L/sepia/checked@1x"])
+
+        let pruned = SnapshotChecker(store: s.store, output: nil, writes: .prune, staleScope: .wholeFolder).run(filtered, jobs: 2)
+        #expect(pruned.counts.pruned == 3)
+        for url in [atRoot, vanished, inSpec] { #expect(!fm.fileExists(atPath: url.path)) }
+        for url in kept { #expect(fm.fileExists(atPath: url.path), "\(url.path)") }
+        for i in s.plan.items.indices { #expect(fm.fileExists(atPath: s.baseline(i).path)) }
+    }
+
     // MARK: The colour difference's scale
 
     @Test("maxColorDelta is on --threshold's scale: √(YIQ delta / 35215), checked against the formula for a grey step")

@@ -377,6 +377,47 @@ struct CLISnapshotTests {
 
     // MARK: Follow-ups of issue 4
 
+    @Test("stale baselines with the default selection: the root and vanished presets' folders too; never what --preset or --only leaves out")
+    func staleDefaultSelection() throws {
+        let w = try Workspace()
+        let png = try Raster(width: 2, height: 2, fill: .white).pngData()
+        let valid = try Presets.load("swiftui-switch").variants()[0].fileName("png")
+        let files = ["stray.png", "old-preset/square-md/L/default/checked@1x.png", "swiftui-switch/bogus/x.png", valid,
+                     ".hidden.png", "old-preset/notes.txt"]
+        for file in files {
+            try FileManager.default.createDirectory(at: w.baseline(file).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try png.write(to: w.baseline(file))
+        }
+        func stale(_ r: RunResult) -> [String] {
+            r.lines.filter { $0.hasPrefix("stale ") || $0.hasPrefix("pruned ") }
+                .map { String($0.split(separator: " ", omittingEmptySubsequences: true)[1]) }
+        }
+        let everything = ["snapshots/old-preset/square-md/L/default/checked@1x.png", "snapshots/stray.png",
+                          "snapshots/swiftui-switch/bogus/x.png"]
+        // No --preset, no --spec: all built-in presets, which own the whole folder.
+        let all = try w.run("check", "--quiet")
+        #expect(all.status == 1, "the built-in variants have no baselines here")
+        #expect(stale(all) == everything, "\(stale(all))")
+        // --only filters the variants checked, not the stale list.
+        #expect(stale(try w.run("check", "--quiet", "--only", "preset=swiftui-switch")) == everything)
+        #expect(stale(try w.run("check", "--quiet", "--only", "preset=rvs-checkbox", "--only", "scale=1")) == everything)
+        // A picked selection looks only at its own folders.
+        #expect(stale(try w.run("check", "--quiet", "--preset", "swiftui-switch")) == ["snapshots/swiftui-switch/bogus/x.png"])
+        #expect(stale(try w.run("check", "--quiet", "--spec", "spec.json")) == [])
+        #expect(stale(try w.run("check", "--quiet", "--preset", "rvs-checkbox", "--spec", "spec.json")) == [])
+
+        let pruneOne = try w.run("check", "--quiet", "--preset", "swiftui-switch", "--prune")
+        #expect(stale(pruneOne) == ["snapshots/swiftui-switch/bogus/x.png"])
+        #expect(!FileManager.default.fileExists(atPath: w.baseline("swiftui-switch/bogus/x.png").path))
+        #expect(FileManager.default.fileExists(atPath: w.baseline("stray.png").path))
+        let pruneAll = try w.run("check", "--quiet", "--only", "scale=2", "--prune")
+        #expect(pruneAll.lines.filter { $0.hasPrefix("pruned ") }.count == 2, "\(pruneAll.lines.filter { !$0.hasPrefix("new ") })")
+        for file in everything { #expect(!FileManager.default.fileExists(atPath: w.folder.appendingPathComponent(file).path), "\(file)") }
+        for file in [valid, ".hidden.png", "old-preset/notes.txt"] {
+            #expect(FileManager.default.fileExists(atPath: w.baseline(file).path), "\(file) is kept")
+        }
+    }
+
     @Test("a file that cannot be written: a clear message with the path and the system's reason, exit 2")
     func writeErrors() throws {
         let w = try Workspace(recorded: true)

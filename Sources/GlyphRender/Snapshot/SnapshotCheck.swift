@@ -48,7 +48,8 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
         case mismatch
         /// There is no baseline for this variant.
         case new
-        /// A baseline under a selected preset's folder that no variant of the preset produces.
+        /// A baseline in the checker's stale scope (see `StaleScope`) that no variant of the run's
+        /// specs produces.
         case stale
         /// The baseline is there but cannot be read as a PNG.
         case unreadable
@@ -157,6 +158,18 @@ public struct SnapshotReport: Sendable, Equatable, Codable {
     }
 }
 
+/// Which baselines a check may call stale. Either way a PNG is stale only when no variant of the
+/// **full, unfiltered** matrix of the run's specs produces it, so a filter (`--only`) or a shard never
+/// makes a baseline stale.
+public enum StaleScope: Sendable, Equatable {
+    /// Only PNGs under `<root>/<name>/` for each spec of the run. For a selection the user picked
+    /// (`--preset`, `--spec`): other presets' folders and the root are none of the run's business.
+    case specFolders
+    /// Every PNG under the root, the root itself and the folders of presets that no longer exist
+    /// included. For the default selection (every built-in preset), which owns the whole folder.
+    case wholeFolder
+}
+
 /// Compares renders with their baselines, writes the pictures of mismatches, and makes the
 /// baseline writes it is allowed to (`writes`).
 public struct SnapshotChecker: Sendable {
@@ -165,12 +178,16 @@ public struct SnapshotChecker: Sendable {
     public var output: URL?
     public var options: SnapshotOptions
     public var writes: SnapshotWrites
+    /// Where stale baselines are looked for.
+    public var staleScope: StaleScope
 
-    public init(store: SnapshotStore, output: URL?, options: SnapshotOptions = .init(), writes: SnapshotWrites = []) {
+    public init(store: SnapshotStore, output: URL?, options: SnapshotOptions = .init(), writes: SnapshotWrites = [],
+                staleScope: StaleScope = .specFolders) {
         self.store = store
         self.output = output
         self.options = options
         self.writes = writes
+        self.staleScope = staleScope
     }
 
     /// Checks one render against its baseline. Safe to call from many threads at once.
@@ -234,14 +251,18 @@ public struct SnapshotChecker: Sendable {
         return .init(actual: actualURL.path, diff: diffURL.path, sideBySide: sideURL.path)
     }
 
-    /// The baselines under the folders of `specs` that no variant of their full (unfiltered)
-    /// matrix produces; deleted when `writes` contains `.prune`.
+    /// The baselines in `staleScope` (the folders of `specs`, or the whole snapshot folder) that no
+    /// variant of the specs' full (unfiltered) matrix produces; deleted when `writes` contains `.prune`.
     public func staleBaselines(of specs: [Spec]) -> [SnapshotResult] {
         var expected = Set<String>()
         for spec in specs {
             for v in spec.variants() { expected.insert(store.relativePath(of: v)) }
         }
-        let files = store.baselineFiles(inFolders: specs.map(\.name))
+        let files: [String]
+        switch staleScope {
+        case .specFolders: files = store.baselineFiles(inFolders: specs.map(\.name))
+        case .wholeFolder: files = PNGFiles.list(under: store.root)
+        }
         return files.filter { !expected.contains($0) }.map { relative in
             var result = SnapshotResult(id: String(relative.dropLast(4)), status: .stale,
                                         baseline: store.url(relativePath: relative).path)
@@ -258,7 +279,7 @@ public struct SnapshotChecker: Sendable {
     }
 
     /// Renders every item of the plan on `jobs` threads, checks each against its baseline, then
-    /// looks for stale baselines under the folders of the plan's specs.
+    /// looks for stale baselines (in `staleScope`).
     public func run(_ plan: Plan, jobs: Int) -> SnapshotReport {
         let items = plan.items
         let results = parallelMap(items.count, jobs: jobs) { i in
