@@ -12,8 +12,10 @@ enum CheckCommand {
         DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.png (libpng decode; identical
         pixels are found with one memory comparison, pixelmatch v6.0.0 runs only where they differ).
         A variant fails when more pixels differ than the gates allow (with no gate, any pixel) or when
-        its size changed. For each failing variant three PNGs go to --out:
-        <id>.actual.png, <id>.diff.png (pixelmatch's diff image) and <id>.sidebyside.png
+        its size changed; anti-aliased pixels do not count unless --include-aa. Pixels that differ
+        within tolerance pass, and the summary counts them ("8 match (1 differs within tolerance)").
+        The largest colour difference is on --threshold's scale. For each failing variant three PNGs
+        go to --out: <id>.actual.png, <id>.diff.png (pixelmatch's diff image) and <id>.sidebyside.png
         (expected | diff | actual).
 
         Listed on stdout: mismatches with their numbers, new variants (no baseline), stale baselines
@@ -41,6 +43,8 @@ enum CheckCommand {
             Option(name: "max-diff-ratio", value: "R",
                    help: "Pass a variant when at most this share (0-1) of its pixels differ; both gates must hold when both are set."),
             Option(name: "threshold", value: "T", help: "pixelmatch colour threshold, 0-1 (default 0.1; smaller is stricter)."),
+            Option.flag("include-aa", "Count anti-aliased pixels as different (by default they are detected and ignored)."),
+            Option(name: "alpha", value: "A", help: "Opacity of the baseline in the diff pictures, 0-1 (default 0.1)."),
             Option.flag("json", "Print every result as JSON on stdout (instead of the list)."),
             Option.flag("quiet", "No summary line on stderr; only the list (or JSON)."),
         ],
@@ -53,6 +57,8 @@ enum CheckCommand {
         let jobs = try Selection.jobs(args)
         var pixelmatch = PixelmatchOptions()
         if let t = try args.double("threshold", range: 0...1) { pixelmatch.threshold = t }
+        if let a = try args.double("alpha", range: 0...1) { pixelmatch.alpha = a }
+        pixelmatch.includeAA = args.flag("include-aa")
         let options = SnapshotOptions(pixelmatch: pixelmatch,
                                       maxDiffPixels: try args.int("max-diff-pixels", range: 0...Int.max),
                                       maxDiffRatio: try args.double("max-diff-ratio", range: 0...1))
@@ -103,13 +109,38 @@ enum CheckCommand {
         var snapshots: String
         var summary: SnapshotReport.Counts
         var exitStatus: Int32
-        var results: [SnapshotResult]
+        var results: [Result]
+
+        /// A result, with `withinTolerance` for a match whose pixels differ.
+        struct Result: Encodable {
+            var id: String
+            var status: SnapshotResult.Status
+            var baseline: String
+            var action: SnapshotResult.Action?
+            var withinTolerance: Bool?
+            var difference: ImageDifference?
+            var message: String?
+            var outputs: SnapshotResult.Outputs?
+            var writeError: String?
+
+            init(_ r: SnapshotResult) {
+                id = r.id
+                status = r.status
+                baseline = r.baseline
+                action = r.action
+                withinTolerance = r.withinTolerance ? true : nil
+                difference = r.difference
+                message = r.message
+                outputs = r.outputs
+                writeError = r.writeError
+            }
+        }
 
         init(report: SnapshotReport) {
             snapshots = report.snapshots
             summary = report.counts
             exitStatus = report.exitStatus
-            results = report.results
+            results = report.results.map(Result.init)
         }
     }
 
@@ -150,7 +181,8 @@ enum CheckCommand {
     }
 
     static func summary(_ c: SnapshotReport.Counts, elapsed: Double) -> String {
-        var parts = ["\(c.match) match", "\(c.mismatch) mismatch", "\(c.new) new", "\(c.stale) stale"]
+        var parts = ["\(c.match) match" + withinTolerance(c.withinTolerance), "\(c.mismatch) mismatch", "\(c.new) new",
+                     "\(c.stale) stale"]
         if c.unreadable > 0 { parts.append("\(c.unreadable) unreadable") }
         var done: [String] = []
         if c.recorded > 0 { done.append("\(c.recorded) recorded") }
@@ -158,6 +190,11 @@ enum CheckCommand {
         if c.pruned > 0 { done.append("\(c.pruned) pruned") }
         return String(format: "checked %d variants: %@%@ in %.2f s", c.variants, parts.joined(separator: ", "),
                       done.isEmpty ? "" : "; " + done.joined(separator: ", "), elapsed)
+    }
+
+    /// " (1 differs within tolerance)", or nothing when every match is identical.
+    static func withinTolerance(_ n: Int) -> String {
+        n == 0 ? "" : " (\(n) \(n == 1 ? "differs" : "differ") within tolerance)"
     }
 
     /// A path relative to the working directory when it lies below it.

@@ -6,10 +6,12 @@ enum RunCommand {
         name: "run",
         summary: "Render, audit, check snapshots and write every report in one pass (the CI entry point).",
         usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--report DIR] [--formats LIST] "
-            + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--shard I/N] [--jobs N]",
+            + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--max-diff-pixels N] [--max-diff-ratio R] "
+            + "[--include-aa] [--alpha A] [--shard I/N] [--jobs N]",
         discussion: """
         Renders every selected variant once, in memory; audits them (`glyphaudit rules`); compares them with
-        their baselines in --snapshots (skipped when that folder does not exist, unless --record); and writes
+        their baselines in --snapshots (the default folder, snapshots, is skipped with a note when it does not
+        exist; a folder named with --snapshots must exist unless --record or --update is given); and writes
         the reports into --report: index.html (with its pictures), report.json, junit.xml, results.sarif and
         summary.md. With no --preset and no --spec, runs on the four built-in presets. When GITHUB_ACTIONS=true,
         failing findings and snapshots are also printed as workflow annotations (::error file=…::).
@@ -24,6 +26,8 @@ enum RunCommand {
             Option.flag("update", "Rewrite baselines that changed."),
             Option(name: "max-diff-pixels", value: "N", help: "Pixels that may differ before a snapshot fails (default 0)."),
             Option(name: "max-diff-ratio", value: "R", help: "Share of pixels (0…1) that may differ before a snapshot fails."),
+            Option.flag("include-aa", "Count anti-aliased pixels as different (by default they are detected and ignored)."),
+            Option(name: "alpha", value: "A", help: "Opacity of the baseline in the snapshot diff pictures, 0-1 (default 0.1)."),
             Option(name: "shard", value: "I/N", help: "Run the I-th of N slices of the matrix (merge them with merge-reports)."),
             Option.flag("quiet", "Print nothing but errors."),
             Option.flag("verbose", "Also print how long each stage took."),
@@ -55,9 +59,26 @@ enum RunCommand {
         }
         let maxPixels = try args.int("max-diff-pixels", range: 0...Int(Int32.max))
         let maxRatio = try args.double("max-diff-ratio", range: 0...1)
+        var pixelmatch = PixelmatchOptions()
+        pixelmatch.includeAA = args.flag("include-aa")
+        if let a = try args.double("alpha", range: 0...1) { pixelmatch.alpha = a }
         let config = try AuditCommand.config(args)
         let report = URL(fileURLWithPath: args.value("report") ?? "glyphaudit-out")
         let snapshotFolder = URL(fileURLWithPath: args.value("snapshots") ?? "snapshots")
+        var writes: SnapshotWrites = []
+        if args.flag("record") { writes.insert(.record) }
+        if args.flag("update") { writes.insert(.update) }
+        // Before anything is rendered or written: a folder named with --snapshots must be there (a
+        // typo must not pass as "nothing to check"); the default one may be missing (not checked).
+        var isFolder: ObjCBool = false
+        let snapshotsExist = FileManager.default.fileExists(atPath: snapshotFolder.path, isDirectory: &isFolder)
+        if snapshotsExist && !isFolder.boolValue {
+            throw InputError(file: snapshotFolder.path, message: "is a file; --snapshots takes the folder of the baselines")
+        }
+        if !snapshotsExist && args.value("snapshots") != nil && writes.isEmpty {
+            throw InputError(file: snapshotFolder.path,
+                             message: "the snapshot folder given with --snapshots does not exist (run with --record to create it)")
+        }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let progress = Progress(enabled: !Console.quiet, timings: args.flag("verbose"))
 
@@ -90,14 +111,13 @@ enum RunCommand {
 
         var snapshots: SnapshotSection?
         var snapshotReport: SnapshotReport?
-        var writes: SnapshotWrites = []
-        if args.flag("record") { writes.insert(.record) }
-        if args.flag("update") { writes.insert(.update) }
-        if FileManager.default.fileExists(atPath: snapshotFolder.path) || !writes.isEmpty {
+        if snapshotsExist || !writes.isEmpty {
             progress.stage("checking snapshots")
             let checker = SnapshotChecker(store: SnapshotStore(root: snapshotFolder),
                                           output: wantPictures ? report.appendingPathComponent("snapshots") : nil,
-                                          options: SnapshotOptions(maxDiffPixels: maxPixels, maxDiffRatio: maxRatio), writes: writes)
+                                          options: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels,
+                                                                   maxDiffRatio: maxRatio),
+                                          writes: writes, staleScope: CheckCommand.staleScope(args))
             let checked = checker.run(plan, rasters: rasters, jobs: jobs)
             snapshotReport = checked
             snapshots = try snapshotSection(checked, folder: snapshotFolder, report: report, cwd: cwd)
@@ -148,8 +168,14 @@ enum RunCommand {
                                      actualSize: r.difference.map { [$0.actualSize.width, $0.actualSize.height] })
             if r.status == .mismatch, let d = r.difference {
                 rec.message = d.sameSize
-                    ? String(format: "%d px differ (%.3f %%), largest colour difference %.3f", d.mismatchedPixels, d.mismatchRatio * 100, d.maxColorDelta)
+                    ? String(format: "%d px differ (%.3f %%), largest colour difference %@", d.mismatchedPixels,
+                             d.mismatchRatio * 100, d.maxColorDeltaText)
                     : "size changed from \(d.expectedSize) to \(d.actualSize)"
+            } else if r.withinTolerance, let d = r.difference {
+                // A pass, but not a silent one: the pixels are not identical.
+                rec.message = String(format: "differs within tolerance: %d px counted, %d anti-aliased px ignored, "
+                                     + "largest colour difference %@", d.mismatchedPixels, d.antialiasedPixels,
+                                     d.maxColorDeltaText)
             }
             if let o = r.outputs {
                 rec.actual = relativePath(o.actual, base: report)
@@ -184,7 +210,7 @@ enum RunCommand {
         if let s = snapshots {
             let k = s.counts
             lines.append("  snapshots (\(relativePath(s.snapshots, base: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)))): "
-                         + "\(k.match) match, \(k.mismatch) changed, \(k.new) new, \(k.stale) stale"
+                         + "\(k.match) match\(CheckCommand.withinTolerance(k.withinTolerance)), \(k.mismatch) changed, \(k.new) new, \(k.stale) stale"
                          + (k.recorded > 0 ? ", \(k.recorded) recorded" : "") + (k.updated > 0 ? ", \(k.updated) updated" : "")
                          + (k.unreadable > 0 ? ", \(k.unreadable) unreadable" : ""))
             for res in s.results where res.failed {

@@ -146,6 +146,12 @@ struct SnapshotTests {
         #expect(r.status == .match)
         #expect(r.difference?.identical == false)
         #expect(r.difference?.mismatchedPixels == 0)
+        // It passes, but not silently: the report counts it as a match within tolerance.
+        #expect(r.withinTolerance)
+        let report = s.checker().run(s.plan, jobs: 2)
+        #expect(report.counts.match == 8 && report.counts.withinTolerance == 1)
+        #expect(report.results.filter(\.withinTolerance).map(\.id) == [s.plan.items[1].variant.id])
+        #expect(report.exitStatus == 0)
 
         var strict = SnapshotOptions()
         strict.pixelmatch.threshold = 0
@@ -376,6 +382,26 @@ struct SnapshotTests {
         #expect(report.exitStatus == 2)
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub/changed.png").path))
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("same.png").path))
+    }
+
+    @Test("identical renders are not within tolerance; a match within the gates is")
+    func withinToleranceCounts() throws {
+        let s = try SnapshotScene()
+        _ = s.checker(writes: .record).run(s.plan, jobs: 2)
+        let clean = s.checker().run(s.plan, jobs: 2)
+        #expect(clean.counts.withinTolerance == 0 && !clean.results.contains { $0.withinTolerance })
+
+        // One pixel over the threshold, let through by --max-diff-pixels 1: a match within tolerance.
+        var baseline = try Raster(contentsOfPNG: s.baseline(0))
+        let (x, y) = try #require(flatPixel(in: baseline))
+        baseline.setContrasting(x, y)
+        try baseline.pngData().write(to: s.baseline(0))
+        let gated = SnapshotChecker(store: s.store, output: nil, options: SnapshotOptions(maxDiffPixels: 1)).run(s.plan, jobs: 2)
+        #expect(gated.counts.match == 8 && gated.counts.withinTolerance == 1)
+        #expect(gated.results[0].withinTolerance && gated.results[0].difference?.mismatchedPixels == 1)
+        // Without the gate it is a mismatch, which is not "within tolerance".
+        let strict = s.checker().run(s.plan, jobs: 2)
+        #expect(strict.counts.withinTolerance == 0 && strict.results[0].status == .mismatch)
     }
 
     // MARK: Stale scope

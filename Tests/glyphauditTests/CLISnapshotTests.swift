@@ -362,7 +362,8 @@ struct CLISnapshotTests {
         let check = try w.run("check", "--help")
         #expect(check.status == 0)
         for option in ["--snapshots DIR", "--out DIR", "--record", "--update", "--prune", "--max-diff-pixels N",
-                       "--max-diff-ratio R", "--threshold T", "--json", "--quiet", "--preset NAME", "--only KEY=VALUE"] {
+                       "--max-diff-ratio R", "--threshold T", "--include-aa", "--alpha A", "--json", "--quiet",
+                       "--preset NAME", "--only KEY=VALUE", "--jobs N"] {
             #expect(check.stdout.contains(option), "\(option)")
         }
         let diff = try w.run("diff", "--help")
@@ -373,9 +374,61 @@ struct CLISnapshotTests {
         }
         let main = try w.run("--help")
         #expect(main.stdout.contains("check") && main.stdout.contains("diff"))
+        let run = try w.run("run", "--help")
+        for option in ["--include-aa", "--alpha A", "--max-diff-pixels N", "--max-diff-ratio R"] {
+            #expect(run.stdout.contains(option), "run: \(option)")
+        }
     }
 
     // MARK: Follow-ups of issue 4
+
+    @Test("an anti-aliasing-only change: passes, counted as within tolerance; fails with --include-aa (check and run)")
+    func includeAntialiasing() throws {
+        let w = try Workspace(recorded: true)
+        let id = "t/square-md/AX5/default/checked@2x"
+        let original = try Raster(contentsOfPNG: w.baseline("\(id).png"))
+        let changed = try #require(antialiasedPixelChange(original), "no anti-aliased pixel found")
+        try changed.pngData().write(to: w.baseline("\(id).png"))
+
+        let pass = try w.run("check", "--spec", "spec.json")
+        #expect(pass.status == 0, "\(pass)")
+        #expect(pass.stdout.isEmpty)
+        #expect(pass.stderr.contains("checked 8 variants: 8 match (1 differs within tolerance), 0 mismatch, 0 new, 0 stale"), "\(pass)")
+        let json = try w.run("check", "--spec", "spec.json", "--json")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((doc["summary"] as? [String: Any])?["withinTolerance"] as? Int == 1)
+        let results = try #require(doc["results"] as? [[String: Any]])
+        #expect(results.filter { $0["withinTolerance"] as? Bool == true }.map { $0["id"] as? String } == [id])
+        #expect(results.filter { $0["withinTolerance"] != nil }.count == 1, "identical matches carry no flag")
+
+        let strict = try w.run("check", "--spec", "spec.json", "--include-aa")
+        #expect(strict.status == 1, "\(strict)")
+        #expect(strict.lines.count == 1 && strict.lines[0].hasPrefix("mismatch   \(id)  1 px differ"), "\(strict)")
+        #expect(strict.stderr.contains("7 match, 1 mismatch"))
+
+        // --alpha: the baseline's opacity in the diff picture. At 0 every unchanged pixel is white.
+        let (dx, dy) = try #require(darkPixel(original), "a dark pixel of the tick's fill")
+        _ = try w.run("check", "--spec", "spec.json", "--include-aa", "--out", "faded")
+        _ = try w.run("check", "--spec", "spec.json", "--include-aa", "--alpha", "0", "--out", "blank")
+        let faded = try Raster(contentsOfPNG: w.folder.appendingPathComponent("faded/\(id).diff.png"))
+        let blank = try Raster(contentsOfPNG: w.folder.appendingPathComponent("blank/\(id).diff.png"))
+        #expect(blank.rgbaBytes(dx, dy) == [255, 255, 255, 255])
+        #expect(faded.rgbaBytes(dx, dy) != [255, 255, 255, 255], "the default alpha 0.1 shows the baseline faded")
+        #expect(try w.run("check", "--spec", "spec.json", "--alpha", "2").status == 64)
+
+        // run: the same change passes with a note in report.json, and fails with --include-aa.
+        let run = ["run", "--spec", "spec.json", "--fail-on", "never", "--formats", "json"]
+        let ran = try w.run(run + ["--report", "r1"])
+        #expect(ran.status == 0, "\(ran)")
+        #expect(ran.stdout.contains("8 match (1 differs within tolerance), 0 changed"), "\(ran)")
+        let record = try #require(try snapshotRecord(w, "r1", id))
+        #expect(record["status"] as? String == "match")
+        #expect((record["message"] as? String)?.hasPrefix("differs within tolerance: 0 px counted, 1 anti-aliased px ignored") == true,
+                "\(record)")
+        let ranStrict = try w.run(run + ["--report", "r2", "--include-aa"])
+        #expect(ranStrict.status == 1, "\(ranStrict)")
+        #expect(try snapshotRecord(w, "r2", id)?["status"] as? String == "mismatch")
+    }
 
     @Test("stale baselines with the default selection: the root and vanished presets' folders too; never what --preset or --only leaves out")
     func staleDefaultSelection() throws {
@@ -416,6 +469,31 @@ struct CLISnapshotTests {
         for file in [valid, ".hidden.png", "old-preset/notes.txt"] {
             #expect(FileManager.default.fileExists(atPath: w.baseline(file).path), "\(file) is kept")
         }
+    }
+
+    @Test("run: a --snapshots folder that does not exist is an error (exit 2, nothing written); the default one missing is a note")
+    func runSnapshotFolder() throws {
+        let w = try Workspace()
+        let base = ["run", "--spec", "spec.json", "--fail-on", "never", "--formats", "json"]
+        let missing = try w.run(base + ["--snapshots", "snaps", "--report", "r"])
+        #expect(missing.status == 2, "\(missing)")
+        #expect(missing.stderr.contains("\(w.folder.appendingPathComponent("snaps").path): the snapshot folder given with --snapshots does not exist"),
+                "\(missing)")
+        #expect(!FileManager.default.fileExists(atPath: w.folder.appendingPathComponent("r").path), "nothing written")
+
+        let file = try w.run(base + ["--snapshots", "spec.json", "--report", "r"])
+        #expect(file.status == 2 && file.stderr.contains("spec.json: is a file"), "\(file)")
+        #expect(!FileManager.default.fileExists(atPath: w.folder.appendingPathComponent("r").path))
+
+        let unchecked = try w.run(base + ["--report", "r"])
+        #expect(unchecked.status == 0, "\(unchecked)")
+        #expect(unchecked.stderr.contains("snapshots not checked") && unchecked.stdout.contains("snapshots: not checked"))
+
+        let record = try w.run(base + ["--snapshots", "snaps", "--record", "--report", "r"])
+        #expect(record.status == 0, "\(record)")
+        #expect(PNGFiles.list(under: w.folder.appendingPathComponent("snaps")) == Workspace.files)
+        let checked = try w.run(base + ["--snapshots", "snaps", "--report", "r"])
+        #expect(checked.status == 0 && checked.stdout.contains("8 match, 0 changed, 0 new, 0 stale"), "\(checked)")
     }
 
     @Test("a file that cannot be written: a clear message with the path and the system's reason, exit 2")
@@ -462,6 +540,29 @@ struct CLISnapshotTests {
         #expect(try w.run("diff", "white.png", "dot.png", "--threshold", "0.965").status == 1)
         #expect(try w.run("diff", "white.png", "dot.png", "--threshold", "0.967").status == 0)
     }
+}
+
+/// The report.json snapshot record of a variant.
+private func snapshotRecord(_ w: Workspace, _ report: String, _ id: String) throws -> [String: Any]? {
+    let data = try Data(contentsOf: w.folder.appendingPathComponent("\(report)/report.json"))
+    let doc = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    let results = (doc?["snapshots"] as? [String: Any])?["results"] as? [[String: Any]]
+    return results?.first { $0["id"] as? String == id }
+}
+
+/// An opaque dark pixel (the checkbox fill) whose 8 neighbours have its colour, so no change
+/// made by `antialiasedPixelChange` can be on it.
+private func darkPixel(_ r: Raster) -> (Int, Int)? {
+    for y in 1..<(r.height - 1) {
+        for x in 1..<(r.width - 1) {
+            let p = r.pixel(x, y)
+            guard p.a == 255 && Int(p.r) + Int(p.g) + Int(p.b) < 400 else { continue }
+            var flat = true
+            for dy in -1...1 { for dx in -1...1 where r.pixel(x + dx, y + dy) != p { flat = false } }
+            if flat { return (x, y) }
+        }
+    }
+    return nil
 }
 
 // MARK: - Running the binary

@@ -95,6 +95,10 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
         self.writeError = writeError
     }
 
+    /// A match whose pixels are not identical: they differ, but within the threshold, as
+    /// anti-aliasing, or within the gates.
+    public var withinTolerance: Bool { status == .match && difference.map { !$0.identical } == true }
+
     /// Whether this result fails a check: a mismatch not updated, a new variant not recorded, an
     /// unreadable baseline, or a failed write. Stale baselines do not fail a check.
     public var failed: Bool {
@@ -116,6 +120,8 @@ public struct SnapshotReport: Sendable, Equatable, Codable {
     public struct Counts: Sendable, Equatable, Codable {
         public var variants = 0
         public var match = 0
+        /// Of the matches, those whose pixels differ within tolerance (not identical).
+        public var withinTolerance = 0
         public var mismatch = 0
         public var new = 0
         public var stale = 0
@@ -131,7 +137,9 @@ public struct SnapshotReport: Sendable, Equatable, Codable {
         for r in results {
             if r.status != .stale { c.variants += 1 }
             switch r.status {
-            case .match: c.match += 1
+            case .match:
+                c.match += 1
+                if r.withinTolerance { c.withinTolerance += 1 }
             case .mismatch: c.mismatch += 1
             case .new: c.new += 1
             case .stale: c.stale += 1
