@@ -5,8 +5,9 @@ enum CheckCommand {
     static let command = Command(
         name: "check",
         summary: "Compare renders with the baseline PNGs; record, update or prune baselines.",
-        usage: "glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--snapshots DIR] [--out DIR] "
-            + "[--record] [--update] [--prune] [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] [--json]",
+        usage: "glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N] [--snapshots DIR] "
+            + "[--out DIR] [--record] [--update] [--prune] [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] "
+            + "[--include-aa] [--alpha A] [--json] [--quiet]",
         discussion: """
         Renders every selected variant in memory and compares it with its baseline
         DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.png (libpng decode; identical
@@ -188,7 +189,7 @@ enum CheckCommand {
         if c.recorded > 0 { done.append("\(c.recorded) recorded") }
         if c.updated > 0 { done.append("\(c.updated) updated") }
         if c.pruned > 0 { done.append("\(c.pruned) pruned") }
-        return String(format: "checked %d variants: %@%@ in %.2f s", c.variants, parts.joined(separator: ", "),
+        return String(format: "checked %@: %@%@ in %.2f s", counted(c.variants, "variant"), parts.joined(separator: ", "),
                       done.isEmpty ? "" : "; " + done.joined(separator: ", "), elapsed)
     }
 

@@ -6,7 +6,7 @@ enum DiffCommand {
         name: "diff",
         summary: "Compare two PNG files, or two folders of PNGs matched by relative path.",
         usage: "glyphaudit diff A B [--threshold T] [--include-aa] [--alpha A] [--diff-color-alt R,G,B] [--diff-mask] "
-            + "[--output FILE|DIR] [--json] [--jobs N]",
+            + "[--output FILE|DIR] [--json] [--jobs N] [--quiet]",
         discussion: """
         Compares with pixelmatch v6.0.0 (YIQ colour distance, anti-aliasing detection, semi-transparent
         pixels blended over white), after decoding with libpng. A is the expected image: the diff image
@@ -17,7 +17,11 @@ enum DiffCommand {
         Two folders: the PNGs below each (names starting with "." are skipped) are matched by relative
         path and compared in parallel; files on one side only are listed. With --output DIR the diff
         image of each differing pair is written to DIR/<relative path>. Two files: --output FILE
-        always gets the diff image (like pixelmatch's command line).
+        always gets the diff image (like pixelmatch's command line); when --output is an existing
+        folder, the diff image goes to DIR/<B's name without .png>.diff.png.
+
+        The largest colour difference is on --threshold's scale (0-1): a pixel counts as different
+        when its colour difference is over the threshold.
 
         Exit status: 0 all pairs match (no pixel counted as different); 1 a pair differs or a file is
         on one side only; 2 an input cannot be read (the message names the file) or an output cannot
@@ -69,8 +73,13 @@ enum DiffCommand {
         if aIsFolder {
             report = ImageDiff.compareFolders(a, b, options: options, output: output, jobs: jobs)
         } else {
+            // --output DIR (an existing folder) gets DIR/<B's name>.diff.png.
+            var target = output
+            if let output, isFolder(output) {
+                target = output.appendingPathComponent(b.deletingPathExtension().lastPathComponent + ".diff.png")
+            }
             let pair = ImageDiff.compareFiles(a, b, name: b.lastPathComponent, options: options,
-                                              output: output, writeAlways: true)
+                                              output: target, writeAlways: true)
             report = ImageDiff.Report(a: a.path, b: b.path, pairs: [pair], onlyInA: [], onlyInB: [])
         }
 
@@ -83,7 +92,7 @@ enum DiffCommand {
         } else {
             var text = ""
             for p in report.pairs {
-                if let line = describe(p) { text += line + "\n" }
+                if let line = describe(p, twoFiles: !aIsFolder) { text += line + "\n" }
             }
             for path in report.onlyInA { text += "only-in-a  \(path)\n" }
             for path in report.onlyInB { text += "only-in-b  \(path)\n" }
@@ -93,13 +102,19 @@ enum DiffCommand {
             if let m = p.message { Console.error(m) }
             if let e = p.writeError { Console.error(e) }
         }
-        Console.info(String(format: "compared %d pairs: %d differ, %d match%@%@ in %.2f s",
-                            report.pairs.count, report.differing,
+        Console.info(String(format: "compared %@: %d differ, %d match%@%@ in %.2f s",
+                            counted(report.pairs.count, "pair"), report.differing,
                             report.pairs.count - report.differing - report.unreadable,
                             report.unreadable > 0 ? ", \(report.unreadable) unreadable" : "",
                             aIsFolder ? "; \(report.onlyInA.count) only in A, \(report.onlyInB.count) only in B" : "",
                             seconds(since: start)))
         return report.exitStatus
+    }
+
+    /// Whether the path is an existing folder.
+    static func isFolder(_ url: URL) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     /// Whether the path is a folder; throws when it does not exist.
@@ -125,13 +140,18 @@ enum DiffCommand {
         return RGB8(bytes[0], bytes[1], bytes[2])
     }
 
-    static func describe(_ p: ImageDiff.PairResult) -> String? {
+    /// One line for a pair that differs or cannot be read. Two files are named by the file that
+    /// cannot be read (A, B or both), folders by the relative path.
+    static func describe(_ p: ImageDiff.PairResult, twoFiles: Bool = false) -> String? {
         let tag = { (s: String) in s.padding(toLength: 11, withPad: " ", startingAt: 0) }
         switch p.status {
         case .match:
             return nil
         case .unreadable:
-            return tag("unreadable") + p.path + "  " + (p.message ?? "")
+            let name = twoFiles
+                ? (p.unreadableFiles ?? [p.path]).map(CheckCommand.displayPath).joined(separator: ", ")
+                : p.path
+            return tag("unreadable") + name + "  " + (p.message ?? "")
         case .differ:
             var line = tag("differ") + p.path + "  " + CheckCommand.numbers(p.difference)
             if let d = p.diffImage { line += "; diff: \(CheckCommand.displayPath(d))" }
@@ -172,6 +192,7 @@ enum DiffCommand {
             var sizeB: PixelSize?
             var diffImage: String?
             var message: String?
+            var unreadableFiles: [String]?
             var writeError: String?
         }
 
@@ -184,7 +205,8 @@ enum DiffCommand {
                      mismatchRatio: p.difference?.mismatchRatio, maxColorDelta: p.difference?.maxColorDelta,
                      identical: p.difference?.identical,
                      sizeA: p.difference?.expectedSize, sizeB: p.difference?.actualSize,
-                     diffImage: p.diffImage, message: p.message, writeError: p.writeError)
+                     diffImage: p.diffImage, message: p.message, unreadableFiles: p.unreadableFiles,
+                     writeError: p.writeError)
             }
             onlyInA = r.onlyInA
             onlyInB = r.onlyInB

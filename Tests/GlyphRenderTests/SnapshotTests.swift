@@ -223,6 +223,11 @@ struct SnapshotTests {
         #expect(r.id == s.plan.items[3].variant.id)
         #expect(r.baseline == file.path)
         #expect(r.message?.lowercased().contains(reason) == true, "\(r.message ?? "nil")")
+        if kind == "bad-deflate" {
+            // libpng's own words follow (its error callback passes them up).
+            #expect(r.message?.hasPrefix("libpng cannot decode its image data: IDAT: invalid window size") == true,
+                    "\(r.message ?? "nil")")
+        }
         #expect(r.action == nil)
         #expect(report.exitStatus == 2)
         if kind != "directory" {
@@ -540,6 +545,31 @@ struct SnapshotTests {
         let deep = root.url.appendingPathComponent("a/b/c/x.png")
         try AtomicFile.write(Data("png".utf8), to: deep)
         #expect(try Data(contentsOf: deep) == Data("png".utf8))
+    }
+
+    // MARK: The two-file diff
+
+    @Test("two-file diff: an unreadable A is named (not B), both are named when both are unreadable")
+    func twoFileUnreadable() throws {
+        let root = ScratchFolder()
+        let good = root.url.appendingPathComponent("good.png")
+        let bad = root.url.appendingPathComponent("bad.png")
+        let empty = root.url.appendingPathComponent("empty.png")
+        try Raster(width: 2, height: 2, fill: .white).pngData().write(to: good)
+        try Data("nope".utf8).write(to: bad)
+        try Data().write(to: empty)
+
+        let aBad = ImageDiff.compareFiles(bad, good, name: "good.png")
+        #expect(aBad.status == .unreadable)
+        #expect(aBad.unreadableFiles == [bad.path])
+        #expect(aBad.message == "\(bad.path): not a PNG file (bad signature)")
+
+        let bBad = ImageDiff.compareFiles(good, bad, name: "bad.png")
+        #expect(bBad.unreadableFiles == [bad.path])
+
+        let both = ImageDiff.compareFiles(bad, empty, name: "empty.png")
+        #expect(both.unreadableFiles == [bad.path, empty.path])
+        #expect(both.message == "\(bad.path): not a PNG file (bad signature); \(empty.path): the file is empty (0 bytes)")
     }
 }
 

@@ -374,6 +374,18 @@ struct CLISnapshotTests {
         }
         let main = try w.run("--help")
         #expect(main.stdout.contains("check") && main.stdout.contains("diff"))
+
+        // The USAGE line of check and diff lists every option the command accepts (and no other).
+        for command in ["check", "diff"] {
+            let help = try w.run(command, "--help").stdout
+            let usage = try #require(help.split(separator: "\n").first { $0.hasPrefix("USAGE: ") })
+            let accepted = help.split(separator: "\n").drop { $0 != "OPTIONS:" }.dropFirst()
+                .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "--help" }
+            #expect(accepted.count >= 9, "\(command): \(accepted)")
+            let listed = usage.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]…")) }
+                .filter { $0.hasPrefix("--") }
+            #expect(Set(listed) == Set(accepted), "\(command) usage: \(usage)")
+        }
         let run = try w.run("run", "--help")
         for option in ["--include-aa", "--alpha A", "--max-diff-pixels N", "--max-diff-ratio R"] {
             #expect(run.stdout.contains(option), "run: \(option)")
@@ -539,6 +551,43 @@ struct CLISnapshotTests {
         // With a threshold just below the value the pixel counts, just above it it does not.
         #expect(try w.run("diff", "white.png", "dot.png", "--threshold", "0.965").status == 1)
         #expect(try w.run("diff", "white.png", "dot.png", "--threshold", "0.967").status == 0)
+    }
+
+    @Test("diff of two files: the unreadable one is named, both when both are; --output DIR; one pair, singular")
+    func diffTwoFilesFollowUps() throws {
+        let w = try Workspace()
+        let white = Raster(width: 3, height: 3, fill: .white)
+        var dot = white
+        for c in 0..<3 { dot.pixels[4 * 4 + c] = 0 }
+        try white.pngData().write(to: w.folder.appendingPathComponent("a.png"))
+        try dot.pngData().write(to: w.folder.appendingPathComponent("b.png"))
+        try Data("nope".utf8).write(to: w.folder.appendingPathComponent("bad.png"))
+        try Data().write(to: w.folder.appendingPathComponent("empty.png"))
+        let folder = w.folder.path
+
+        let aBad = try w.run("diff", "bad.png", "a.png")
+        #expect(aBad.status == 2)
+        #expect(aBad.lines == ["unreadable bad.png  \(folder)/bad.png: not a PNG file (bad signature)"], "\(aBad)")
+        #expect(!aBad.stdout.contains("a.png"), "A is the unreadable one, B is fine")
+        let bBad = try w.run("diff", "a.png", "bad.png")
+        #expect(bBad.lines == ["unreadable bad.png  \(folder)/bad.png: not a PNG file (bad signature)"], "\(bBad)")
+        let both = try w.run("diff", "bad.png", "empty.png")
+        #expect(both.status == 2)
+        #expect(both.lines == ["unreadable bad.png, empty.png  \(folder)/bad.png: not a PNG file (bad signature); "
+                               + "\(folder)/empty.png: the file is empty (0 bytes)"], "\(both)")
+        #expect(both.stderr.contains("bad.png") && both.stderr.contains("empty.png"))
+        #expect(both.stderr.contains("compared 1 pair: 0 differ, 0 match, 1 unreadable"), "\(both)")
+
+        try FileManager.default.createDirectory(at: w.folder.appendingPathComponent("out"), withIntermediateDirectories: true)
+        let into = try w.run("diff", "a.png", "b.png", "--output", "out")
+        #expect(into.status == 1, "\(into)")
+        #expect(into.stderr.contains("compared 1 pair: 1 differ, 0 match"), "\(into)")
+        #expect(into.stdout.hasSuffix("; diff: out/b.diff.png\n"), "\(into)")
+        let picture = try Raster(contentsOfPNG: w.folder.appendingPathComponent("out/b.diff.png"))
+        #expect(picture.rgbaBytes(1, 1) == [255, 0, 0, 255])
+        // --output FILE still names the file itself.
+        #expect(try w.run("diff", "a.png", "b.png", "--output", "out/named.png").status == 1)
+        #expect(FileManager.default.fileExists(atPath: w.folder.appendingPathComponent("out/named.png").path))
     }
 }
 

@@ -20,8 +20,10 @@ public enum ImageDiff {
         public var b: String
         public var status: Status
         public var difference: ImageDifference?
-        /// For `unreadable`: the file and what is wrong with it.
+        /// For `unreadable`: each file that cannot be read and what is wrong with it ("; " between two).
         public var message: String?
+        /// For `unreadable`: the files that cannot be read (A, B or both), as paths.
+        public var unreadableFiles: [String]?
         /// The diff image written, if any.
         public var diffImage: String?
         /// The diff image could not be written.
@@ -80,13 +82,23 @@ public enum ImageDiff {
         let left: Raster
         let right: Raster
         switch (read(a), read(b)) {
-        case (.failure(let message), _), (_, .failure(let message)):
-            result.status = .unreadable
-            result.message = message.message
-            return result
         case (.success(let l), .success(let r)):
             left = l
             right = r
+        case let (l, r):
+            // Name every file that cannot be read: A, B or both.
+            var files: [String] = []
+            var messages: [String] = []
+            for (url, side) in [(a, l), (b, r)] {
+                if case .failure(let failure) = side {
+                    files.append(url.path)
+                    messages.append(failure.message)
+                }
+            }
+            result.status = .unreadable
+            result.unreadableFiles = files
+            result.message = messages.joined(separator: "; ")
+            return result
         }
         // Ask for the diff image only when it may be written: it costs a full pass.
         let (difference, diff) = ImageComparator.compare(expected: left, actual: right, options: options,

@@ -114,9 +114,9 @@ struct PNGProblem: Error {
 func decodePNG(_ data: Data) -> Result<Raster, PNGProblem> {
     do { return .success(try Raster(pngData: data)) } catch {
         if let problem = PNGFraming.problem(data) { return .failure(PNGProblem(message: problem)) }
-        // glyph_png_decode reports every libpng error raised after set-up as "cannot create PNG info".
-        let detail = "\(error)" == "cannot create PNG info" ? "" : ": \(error)"
-        return .failure(PNGProblem(message: "libpng cannot decode its image data\(detail)"))
+        // The framing is sound, so the damage is inside the image data. glyph_png_decode passes
+        // libpng's own message up (its error callback copies it), e.g. "IDAT: incorrect header check".
+        return .failure(PNGProblem(message: "libpng cannot decode its image data: \(error)"))
     }
 }
 
