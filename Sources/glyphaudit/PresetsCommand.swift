@@ -5,14 +5,24 @@ enum PresetsCommand {
     static let command = Command(
         name: "presets",
         summary: "List the built-in presets, or print one as spec JSON.",
-        usage: "glyphaudit presets [show NAME]",
-        discussion: "`presets show NAME` prints the preset's spec file; save it to start a spec of your own.",
-        options: [],
+        usage: "glyphaudit presets [show NAME [--out DIR]]",
+        discussion: """
+        `presets show NAME` prints the preset's spec file. A preset that reads a token file or SVG images
+        names them relative to the tool's built-in assets, so that text alone cannot be loaded as a spec
+        (a note on stderr says so). `presets show NAME --out DIR` writes a folder that stands on its own,
+        to start a spec of your own: DIR/NAME.json, its token file under DIR/tokens/ and its images under
+        DIR/images/, with the spec's paths pointing at them (and without `$schema`). `glyphaudit render
+        --spec DIR/NAME.json` renders exactly what `--preset NAME` renders.
+        """,
+        options: [
+            Option(name: "out", value: "DIR", help: "With `show`: write the spec and the files it reads into DIR."),
+        ],
         run: run)
 
     static func run(_ args: Arguments) throws -> Int32 {
         let p = args.positionals
         if p.isEmpty {
+            if args.value("out") != nil { throw UsageError(message: "--out goes with `presets show NAME`") }
             for name in Presets.names {
                 let spec = try Presets.load(name)
                 Console.out("\(name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(spec.variants().count) variants  \(spec.control.rawValue)")
@@ -22,10 +32,25 @@ enum PresetsCommand {
         guard p.count == 2, p[0] == "show" else {
             throw UsageError(message: "expected `presets` or `presets show NAME`")
         }
-        guard let text = Presets.source(p[1]) else {
-            throw InputError(file: "presets show", message: "unknown preset \"\(p[1])\"; built-in presets: \(Presets.names.joined(separator: ", "))")
+        let name = p[1]
+        if let out = args.value("out") {
+            let files = try Presets.standalone(name)
+            let folder = URL(fileURLWithPath: out)
+            for file in files {
+                try AtomicFile.write(Data(file.text.utf8), to: folder.appendingPathComponent(file.path))
+            }
+            Console.info("wrote \(files.map(\.path).joined(separator: ", ")) into \(folder.path); "
+                         + "render it with `glyphaudit render --spec \(folder.appendingPathComponent(files[0].path).path)`")
+            return 0
         }
+        let references = try Presets.references(name)
+        guard let text = Presets.source(name) else { return 2 }
         FileHandle.standardOutput.write(Data(text.utf8))
+        if !references.isEmpty {
+            let list = references.map { String($0.dropFirst("Assets/".count)) }.joined(separator: ", ")
+            Console.info("note: this spec reads \(list) from the tool's built-in assets, so it does not load on its own; "
+                         + "`glyphaudit presets show \(name) --out DIR` writes it with those files into DIR")
+        }
         return 0
     }
 }

@@ -11,9 +11,15 @@ struct CLIRenderTests {
         for name in ["swiftui-checkbox", "swiftui-switch", "design-system-checkbox", "rvs-checkbox"] {
             #expect(list.stdout.contains(name))
         }
+        // The spec as shipped: its token path is relative to the built-in assets, and stderr says how to get the files.
         let show = try CLI.run(["presets", "show", "design-system-checkbox"], in: dir.url)
         #expect(show.status == 0)
-        #expect(show.stdout.contains("\"tokens\": \"../tokens/design-system.tokens.json\""))
+        #expect(show.stdout == String(decoding: try Data(contentsOf: CLI.packageRoot
+            .appendingPathComponent("Assets/presets/design-system-checkbox.json")), as: UTF8.self))
+        #expect(show.stderr.contains("tokens/design-system.tokens.json"))
+        #expect(show.stderr.contains("presets show design-system-checkbox --out DIR"))
+        let plain = try CLI.run(["presets", "show", "swiftui-switch"], in: dir.url)
+        #expect(plain.status == 0 && plain.stderr.isEmpty, "a preset that reads no other file needs no note")
         let render = try CLI.run(["render", "--preset", "rvs-checkbox", "--only", "dynamic-type=L", "--out", "out",
                                   "--format", "png,svg,pdf"], in: dir.url)
         #expect(render.status == 0, "\(render.stderr)")
@@ -21,6 +27,42 @@ struct CLIRenderTests {
         #expect(files.count == 3 * 3 * 3 * 3)  // themes × states × scales × formats
         #expect(files.contains("rvs-checkbox/square-md/L/default/mixed@3x.png"))
         #expect(render.stderr.contains("27 of 324 variants"))
+    }
+
+    @Test("presets show NAME --out DIR writes a spec folder that renders exactly like the preset")
+    func presetsShowOut() throws {
+        let dir = EmptyFolder()
+        for name in ["design-system-checkbox", "rvs-checkbox", "swiftui-checkbox"] {
+            let show = try CLI.run(["presets", "show", name, "--out", "mine"], in: dir.url)
+            #expect(show.status == 0, "\(show.stderr)")
+        }
+        #expect(dir.files("mine") == ["design-system-checkbox.json", "images/rvs-checkbox/clear.svg", "images/rvs-checkbox/off.svg",
+                                      "images/rvs-checkbox/on.svg", "rvs-checkbox.json", "swiftui-checkbox.json",
+                                      "tokens/design-system.tokens.json"])
+        let spec = try String(contentsOf: dir.url.appendingPathComponent("mine/rvs-checkbox.json"), encoding: .utf8)
+        #expect(spec.contains("\"on\": \"images/rvs-checkbox/on.svg\""))
+        #expect(!spec.contains("../") && !spec.contains("$schema"))
+        let tokens = try Data(contentsOf: dir.url.appendingPathComponent("mine/tokens/design-system.tokens.json"))
+        #expect(tokens == (try Data(contentsOf: CLI.packageRoot.appendingPathComponent("Assets/tokens/design-system.tokens.json"))))
+
+        for name in ["design-system-checkbox", "rvs-checkbox"] {
+            let only = ["--only", "dynamic-type=L,AX5", "--format", "png,svg,pdf"]
+            let a = try CLI.run(["render", "--preset", name, "--out", "a"] + only, in: dir.url)
+            let b = try CLI.run(["render", "--spec", "mine/\(name).json", "--out", "b"] + only, in: dir.url)
+            #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+            let files = dir.files("a")
+            #expect(!files.isEmpty && files == dir.files("b"))
+            for f in files {
+                let x = try Data(contentsOf: dir.url.appendingPathComponent("a/" + f))
+                let y = try Data(contentsOf: dir.url.appendingPathComponent("b/" + f))
+                #expect(x == y, "\(f) differs between --preset \(name) and the written spec")
+            }
+        }
+
+        let unknown = try CLI.run(["presets", "show", "nope", "--out", "x"], in: dir.url)
+        #expect(unknown.status == 2 && unknown.stderr.contains("unknown preset \"nope\""))
+        #expect(dir.files("x").isEmpty)
+        #expect(try CLI.run(["presets", "--out", "x"], in: dir.url).status == 64)
     }
 
     @Test("a spec file renders, with its tokens and images beside it")
