@@ -133,6 +133,59 @@ struct RenderTests {
         #expect(off.knob!.width == 27)
     }
 
+    @Test("a label wider than its maxWidth is cut at it; a leading label no longer runs under the glyph")
+    func labelMaxWidth() throws {
+        let json = """
+        { "name": "lead", "control": "switch", "sizes": { "md": { "trackWidth": 51, "trackHeight": 31 } },
+          "label": { "text": "Enable notifications for everything", "maxWidth": 60, "position": "leading" },
+          "states": ["on"], "scales": [1, 2], "dynamicTypeSizes": ["L"],
+          "themes": { "default": { "surface": "#FFFFFF", "trackOff": "#8E8E93", "trackOn": "#34C759", "knob": "#FFFFFF", "label": "#000000" } } }
+        """
+        let spec = try loadSpec(json).get()
+        let whole = try loadSpec(json.replacingOccurrences(of: #", "maxWidth": 60"#, with: "")).get()
+        for scale in [1, 2] {
+            let (layout, r) = try render(spec, "lead/switch-md/L/default/on@\(scale)x")
+            let label = try #require(layout.label)
+            // Margin 4, the label cut to 60 pt, 8 pt spacing, the 51 pt track, margin 4.
+            #expect(label.frame == Rect(x: 4, y: label.box.y, width: 60, height: label.box.height))
+            #expect(label.clip == label.frame)
+            #expect(layout.glyph.minX == 72)
+            #expect(layout.canvas.width == 127)
+            #expect(label.ink.maxX > 150, "the text's own ink is much wider than 60 pt")
+            // Text (dark pixels) left of 64 pt, none from 64 pt on: the track and knob are green and white.
+            let dark: (RGBA) -> Bool = { $0.r < 0.5 && $0.g < 0.5 && $0.b < 0.5 }
+            let ink = try #require(r.bounds(where: dark))
+            #expect(ink.x0 >= 4 * scale)
+            #expect(ink.x1 <= 64 * scale, "text drawn beyond the maximum width at @\(scale)x: \(ink)")
+            // The label alone, against the same label drawn whole (it stands at the same place): the same
+            // pixels up to the cut at 64 pt, nothing after it.
+            let cut = Renderer.raster(layout, spec: spec, parts: [.label])
+            let wholeLayout = try Layout(spec: whole, variant: layout.variant)
+            #expect(wholeLayout.label?.box == label.box)
+            let full = Renderer.raster(wholeLayout, spec: whole, parts: [.label])
+            var same = true, after = 0, before = 0
+            for y in 0..<cut.height {
+                for x in 0..<cut.width {
+                    if x < 64 * scale {
+                        if cut.color(x, y) != full.color(x, y) { same = false }
+                        if cut.color(x, y).a > 0 { before += 1 }
+                    } else if cut.color(x, y).a > 0 {
+                        after += 1
+                    }
+                }
+            }
+            #expect(same && before > 0, "the label is drawn unchanged up to its maximum width")
+            #expect(after == 0, "\(after) label pixels beyond the maximum width")
+            #expect(full.bounds { $0.a > 0 }!.x1 > 150 * scale, "drawn whole, the text is much wider")
+        }
+        // The clipping audit measures the text's own width against the frame, so it still reports the cut.
+        let scene = try AuditScene(json)
+        let f = try #require(scene.run(ClippingRule()).first { $0.subject == "label" })
+        let label = try #require(scene.plan.items[0].layout.label)
+        #expect(abs(f.numbers["right"]! - (label.ink.maxX - 64)) < 1e-9)
+        #expect(f.message.contains("its 60.0 pt maximum width"))
+    }
+
     @Test("PNG encode and decode round-trip exactly, with and without alpha")
     func pngRoundTrip() throws {
         var pixels: [UInt8] = []

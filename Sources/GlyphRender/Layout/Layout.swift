@@ -7,10 +7,20 @@ public struct LabelLayout: Sendable, Equatable {
     public var bold: Bool
     /// The layout's logical box (where pango puts the text), in canvas points.
     public var box: Rect
-    /// Where ink was actually drawn, in canvas points.
+    /// Where pango puts the text's ink, in canvas points: the whole text, also the part that a
+    /// `maxWidth` cuts off (the clipping audit measures it against `frame`).
     public var ink: Rect
     /// The box the label may occupy: its logical box, cut to `maxWidth`.
     public var frame: Rect
+    /// With a `maxWidth`, the label is drawn clipped to its frame (the text is cut there, as a
+    /// fixed-width label on iOS cuts it); nil when the label is drawn whole.
+    public var clip: Rect?
+
+    /// The ink that is drawn: `ink`, cut to `clip`.
+    public var visibleInk: Rect? {
+        guard let clip else { return ink }
+        return ink.intersection(clip)
+    }
 }
 
 /// Vector geometry of one variant in points: everything the renderer draws and the audits measure.
@@ -100,10 +110,18 @@ public struct Layout: Sendable {
             labelBox = Rect(x: labelX, y: (rowHeight - m.height) / 2, width: m.width, height: m.height)
         }
 
-        // Everything that is drawn, plus a margin, so overflow is on the canvas.
+        // Everything that is drawn, plus a margin, so overflow is on the canvas. A label with a
+        // `maxWidth` is drawn cut to it, so only that part takes room.
         var content = frame.union(glyph)
-        if let box = labelBox, let m = labelMetrics {
-            content = content.union(box).union(m.ink.offsetBy(dx: box.x, dy: box.y))
+        if let l = spec.label, let box = labelBox, let m = labelMetrics {
+            let ink = m.ink.offsetBy(dx: box.x, dy: box.y)
+            if let maxWidth = l.maxWidth {
+                let allowed = Rect(x: box.x, y: box.y, width: min(box.width, maxWidth), height: box.height)
+                content = content.union(allowed)
+                if let visible = ink.intersection(allowed) { content = content.union(visible) }
+            } else {
+                content = content.union(box).union(ink)
+            }
         }
         let dx = Layout.margin - content.minX
         let dy = Layout.margin - content.minY
@@ -125,7 +143,8 @@ public struct Layout: Sendable {
             var allowed = box
             if let maxWidth = l.maxWidth { allowed.width = min(box.width, maxWidth) }
             label = LabelLayout(text: l.text, points: labelPoints, bold: l.textStyle.isBold, box: box,
-                                ink: m.ink.offsetBy(dx: box.x, dy: box.y), frame: allowed)
+                                ink: m.ink.offsetBy(dx: box.x, dy: box.y), frame: allowed,
+                                clip: l.maxWidth == nil ? nil : allowed)
         } else {
             label = nil
         }

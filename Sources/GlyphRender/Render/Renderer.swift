@@ -134,7 +134,14 @@ public enum Renderer {
         }
 
         if parts.contains(.label), let label = layout.label, let c = color(.label) {
+            if let clip = label.clip {
+                // A label with a maximum width is cut at its frame, as a fixed-width label is on iOS.
+                cairo_save(cr)
+                cairo_rectangle(cr, clip.x, clip.y, clip.width, clip.height)
+                cairo_clip(cr)
+            }
             PangoText.draw(cr, text: label.text, points: label.points, bold: label.bold, x: label.box.x, y: label.box.y, color: c)
+            if label.clip != nil { cairo_restore(cr) }
         }
     }
 
