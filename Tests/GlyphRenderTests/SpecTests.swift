@@ -169,12 +169,22 @@ struct BadInputTests {
         let missing = try #require(failure(imageSpec(off: "nope.svg"), files: ["on.svg": square]))
         #expect(missing.keyPath == "images.off")
         #expect(missing.message.contains("nope.svg"))
+        // What is wrong inside an SVG is reported at the spec key that loads it, naming the SVG too.
         let broken = try #require(failure(imageSpec(), files: ["on.svg": square, "off.svg": "<svg xmlns=\"http://www.w3.org/2000/svg\"><rect"]))
-        #expect(broken.file.hasSuffix("off.svg"))
+        #expect(broken.file.hasSuffix("spec.json"))
+        #expect(broken.keyPath == "images.off")
+        #expect(broken.line == 2)
+        #expect(broken.message.contains("off.svg"))
+        #expect(broken.message.contains("librsvg cannot read this SVG"))
+        #expect(!broken.message.contains("\n"), "librsvg's trailing newline is stripped: \(broken.message)")
         let notSVG = try #require(failure(imageSpec(), files: ["on.svg": square, "off.svg": "<html/>"]))
-        #expect(notSVG.message.contains("not an SVG"))
+        #expect(notSVG.file.hasSuffix("spec.json") && notSVG.keyPath == "images.off")
+        #expect(notSVG.message.contains("off.svg: not an SVG"))
         let empty = try #require(failure(imageSpec(), files: ["on.svg": square, "off.svg": ""]))
-        #expect(empty.message.contains("empty"))
+        #expect(empty.keyPath == "images.off")
+        #expect(empty.message.contains("off.svg: the SVG file is empty"))
+        let onBroken = try #require(failure(imageSpec(), files: ["on.svg": "<svg", "off.svg": square]))
+        #expect(onBroken.keyPath == "images.on" && onBroken.message.contains("on.svg"))
     }
 
     @Test("an SVG that reaches outside its folder or names a URL is refused, and nothing is read")
@@ -197,7 +207,8 @@ struct BadInputTests {
                 Issue.record("\(target) was accepted")
                 continue
             }
-            #expect(e.file.hasSuffix("off.svg"), "\(target)")
+            #expect(e.file.hasSuffix("spec.json") && e.keyPath == "images.off", "\(target)")
+            #expect(e.message.contains("off.svg"), "\(target): \(e.message)")
             #expect(e.message.contains("outside its own folder") || e.message.contains("URL"), "\(target): \(e.message)")
         }
         // url(...) in a style attribute and in a style sheet.

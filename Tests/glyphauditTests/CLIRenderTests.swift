@@ -92,6 +92,21 @@ struct CLIRenderTests {
         #expect(r.stderr.contains("unknown key"))
         #expect(dir.files("o").isEmpty)
 
+        // A broken SVG: one line naming the spec, its key and the SVG, without librsvg's trailing blank line.
+        dir.write("img/on.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"/>"#)
+        dir.write("img/off.svg", #"<svg xmlns="http://www.w3.org/2000/svg"><rect"#)
+        dir.write("img.json", """
+        { "name": "img", "control": "checkbox", "sizes": { "md": { "size": 44 } },
+          "images": { "on": "img/on.svg", "off": "img/off.svg" }, "states": ["unchecked", "checked"],
+          "themes": { "default": { "surface": "#FFFFFF", "tint": "#007AFF" } } }
+        """)
+        let svg = try CLI.run(["render", "--spec", "img.json", "--out", "o"], in: dir.url)
+        #expect(svg.status == 2)
+        #expect(svg.stderr.hasPrefix("glyphaudit: ") && svg.stderr.contains("img.json:2:"), "\(svg.stderr)")
+        #expect(svg.stderr.contains(": images.off: ") && svg.stderr.contains("img/off.svg"))
+        #expect(svg.stderr.hasSuffix("\n") && svg.stderr.filter { $0 == "\n" }.count == 1, "one line: \(svg.stderr)")
+        #expect(dir.files("o").isEmpty)
+
         let missing = try CLI.run(["render", "--spec", "nope.json", "--out", "o"], in: dir.url)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("nope.json") && missing.stderr.contains("no such file"))

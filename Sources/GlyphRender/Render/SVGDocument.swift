@@ -50,7 +50,10 @@ public final class SVGDocument: @unchecked Sendable {
             return rsvg_handle_read_stream_sync(h, stream, nil, &error)
         }
         if ok == 0 {
-            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            // librsvg ends its messages with a newline (and may break them in lines): one line, no blank one after.
+            let message = (error.map { String(cString: $0.pointee.message) } ?? "unknown error")
+                .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }.joined(separator: "; ")
             if let error { g_error_free(error) }
             g_object_unref(UnsafeMutableRawPointer(h))
             throw InputError(file: name, message: "librsvg cannot read this SVG: \(message)")

@@ -283,7 +283,13 @@ private struct SpecParser {
             guard let data = source.data(at: p) else {
                 throw r.error("images.\(key)", n, "SVG file \(source.displayName(p)) not found")
             }
-            return try SVGDocument(data: data, name: source.displayName(p), base: source.fileURL(at: p))
+            do {
+                return try SVGDocument(data: data, name: source.displayName(p), base: source.fileURL(at: p))
+            } catch {
+                // What is wrong inside the SVG, named from the spec key that loads it.
+                let place = error.file + (error.line.map { ":\($0)" } ?? "")
+                throw r.error("images.\(key)", n, "\(place): \(error.message)")
+            }
         }
         return ImageSetSpec(
             on: try image("on")!, off: try image("off")!, clear: try image("clear"),
