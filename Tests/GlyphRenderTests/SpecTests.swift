@@ -218,6 +218,53 @@ struct BadInputTests {
         guard case .failure = loadSpec(imageSpec(), in: folder) else { Issue.record("@import accepted"); return }
     }
 
+    @Test("any xml:base, and a symbolic link out of the folder, are refused")
+    func svgEscapes() throws {
+        let root = TempFolder()
+        let secret = root.write("secret/s.svg", ##"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24"><rect width="24" height="24" fill="#D32F2F"/></svg>"##)
+        root.write("spec/parts/dot.svg", square)
+        root.write("spec/on.svg", square)
+        try FileManager.default.createSymbolicLink(atPath: root.url.appendingPathComponent("spec/link").path,
+                                                   withDestinationPath: secret.deletingLastPathComponent().path)
+        try FileManager.default.createSymbolicLink(atPath: root.url.appendingPathComponent("spec/parts/s.svg").path,
+                                                   withDestinationPath: secret.path)
+        func svg(_ inner: String, base: String? = nil) -> String {
+            ##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="24" height="24""##
+                + (base.map { " xml:base=\"\($0)\"" } ?? "") + ">\(inner)</svg>"
+        }
+        let image = { (href: String) in ##"<image xlink:href="\##(href)" width="24" height="24"/>"## }
+        let refused: [(svg: String, message: String)] = [
+            (svg(image("s.svg"), base: "../../secret/"), #"sets xml:base="../../secret/"; xml:base is not supported"#),
+            (svg(image("s.svg"), base: "file://\(secret.deletingLastPathComponent().path)/"), "xml:base is not supported"),
+            (svg(##"<g xml:base="../secret/">"## + image("s.svg") + "</g>"), #"sets xml:base="../secret/""#),
+            // Even one that stays in the folder: librsvg versions differ in whether they follow it.
+            (svg(image("dot.svg"), base: "parts/"), "xml:base is not supported"),
+            // A subfolder that is a symbolic link to elsewhere, and a file that is one.
+            (svg(image("link/s.svg")), #"references "link/s.svg", which a symbolic link leads outside its own folder"#),
+            (svg(image("parts/s.svg")), #"references "parts/s.svg", which a symbolic link leads outside its own folder"#),
+            (svg(##"<rect width="1" height="1" style="fill:url(link/s.svg#p)"/>"##), "which a symbolic link leads outside"),
+        ]
+        let specFile = root.write("spec/spec.json", imageSpec())
+        for (text, message) in refused {
+            root.write("spec/off.svg", text)
+            do {
+                _ = try Spec.load(contentsOf: specFile)
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.file.hasSuffix("spec.json") && error.keyPath == "images.off", "\(text)")
+                #expect(error.message.contains("off.svg: "), "\(error.message)")
+                #expect(error.message.contains(message), "\(text): \(error.message)")
+            }
+        }
+        // A link that stays inside the folder is fine, and librsvg draws through it.
+        try FileManager.default.createSymbolicLink(atPath: root.url.appendingPathComponent("spec/inner").path,
+                                                   withDestinationPath: root.url.appendingPathComponent("spec/parts").path)
+        root.write("spec/off.svg", svg(image("inner/dot.svg")))
+        let spec = try Spec.load(contentsOf: specFile)
+        let drawn = Renderer.raster(svg: try #require(spec.images?.off), width: 24, height: 24)
+        #expect(drawn.color(12, 12).a == 1, "the image in the linked subfolder is drawn")
+    }
+
     @Test("an SVG may use a file in its own folder, and in-document references")
     func svgOwnFolder() throws {
         let folder = TempFolder()

@@ -9,7 +9,8 @@ import FoundationXML
 ///
 /// librsvg loads it with its own file as base, so it may reference files in its own folder and
 /// below; before that, every reference in the file is checked, and one to a file outside the
-/// folder or to any URL is refused as bad input (it is never read).
+/// folder (also through a symbolic link) or to any URL, and any `xml:base`, is refused as bad input
+/// (nothing is read).
 public final class SVGDocument: @unchecked Sendable {
     public let path: String
     /// Intrinsic size in CSS pixels (= points), 0 × 0 for an empty image.
@@ -90,7 +91,8 @@ public final class SVGDocument: @unchecked Sendable {
 }
 
 /// Finds every reference in an SVG (`href`, `xlink:href`, `url(…)` in attributes and style sheets)
-/// and refuses those that leave the image's folder or name a URL.
+/// and refuses those that leave the image's folder (as written, or through a symbolic link) or name
+/// a URL, and any `xml:base`.
 enum SVGReferenceCheck {
     static func check(data: Data, file: URL, name: String) throws(InputError) {
         let collector = ReferenceCollector()
@@ -104,7 +106,15 @@ enum SVGReferenceCheck {
         guard collector.sawSVGRoot else {
             throw InputError(file: name, message: "not an SVG document (the root element is not <svg>)")
         }
+        // xml:base would move the base of the references below it. librsvg 2.54 ignores it for images
+        // while other versions may not, so a reference cannot be checked against the base librsvg
+        // will use: refuse it (whatever it says), so every reference is relative to the file itself.
+        if let base = collector.xmlBases.first {
+            throw InputError(file: name, message: "sets xml:base=\"\(base)\"; xml:base is not supported "
+                             + "(write references relative to the SVG file, inside its own folder)")
+        }
         let folder = file.deletingLastPathComponent().standardizedFileURL.path
+        let realFolder = realPath(folder)
         for reference in collector.references {
             let r = reference.trimmingCharacters(in: .whitespaces)
             if r.isEmpty || r.hasPrefix("#") || r.lowercased().hasPrefix("data:") { continue }
@@ -118,11 +128,37 @@ enum SVGReferenceCheck {
             if r.hasPrefix("/") || !(target.hasPrefix(folder + "/")) {
                 throw InputError(file: name, message: "references \"\(r)\", outside its own folder; it is not read")
             }
+            // A symbolic link inside the folder (a subfolder or the file itself) may lead out of it.
+            if !realPath(target).hasPrefix(realFolder + "/") {
+                throw InputError(file: name, message: "references \"\(r)\", which a symbolic link leads outside its own folder; it is not read")
+            }
         }
+    }
+
+    /// `path` with every symbolic link resolved: the longest part that exists, through realpath(3),
+    /// and the rest as written.
+    static func realPath(_ path: String) -> String {
+        var head = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
+        var tail: [String] = []
+        while !head.isEmpty {
+            if let resolved = realpath(head, nil) {
+                defer { free(resolved) }
+                let real = String(cString: resolved)
+                return tail.isEmpty ? real : (real == "/" ? "" : real) + "/" + tail.reversed().joined(separator: "/")
+            }
+            let ns = head as NSString
+            tail.append(ns.lastPathComponent)
+            let parent = ns.deletingLastPathComponent
+            if parent == head { break }
+            head = parent
+        }
+        return path
     }
 
     private final class ReferenceCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
         var references: [String] = []
+        /// The values of every `xml:base` attribute, in document order.
+        var xmlBases: [String] = []
         var sawSVGRoot = false
         private var depth = 0
         private var inStyle = false
@@ -134,6 +170,8 @@ enum SVGReferenceCheck {
             depth += 1
             inStyle = local == "style"
             for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
+                // The `xml` prefix is reserved: no other prefix can name this attribute.
+                if name == "xml:base" { xmlBases.append(value) }
                 if name == "href" || name.hasSuffix(":href") { references.append(value) }
                 references.append(contentsOf: Self.urls(in: value))
             }
