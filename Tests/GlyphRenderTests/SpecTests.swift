@@ -283,10 +283,47 @@ struct BadInputTests {
             _ = try Plan(specs: [spec])
             Issue.record("no error")
         } catch {
-            #expect(error.keyPath == "sizes.md")
+            #expect(error.keyPath == "sizes.md.size")
+            #expect(error.line == spec.lines["sizes.md.size"] && error.line != nil)
             #expect(error.message.contains("4096"))
-            #expect(error.message.contains("AX"))
+            // The first variant too large: 500 pt grows with body to 500 × 47 / 17 = 1382.4 pt at AX4; at @3x
+            // that is 4173 px with the margins.
+            #expect(error.message.contains("4173 × 4173 px"))
+            #expect(error.message.contains("the glyph is 1382.4 pt wide at AX4 @3x, growing with Dynamic Type"), "\(error.message)")
         }
+    }
+
+    @Test("a canvas made too large by the label names the label's key and line, not the size")
+    func absurdLabel() throws {
+        let themes = ##"{ "default": { "surface": "#FFFFFF", "border": "#767676", "fill": "#E00800", "mark": "#FFFFFF", "label": "#000000" } }"##
+        func error(_ label: String, scales: String = "[1, 2, 3]") throws -> InputError {
+            let spec = try loadSpec(checkboxSpec(##""label": \##(label),\##n  "scales": \##(scales),"##, themes: themes)).get()
+            do {
+                _ = try Plan(specs: [spec])
+            } catch {
+                #expect(error.line == spec.lines[error.keyPath ?? ""] && error.line != nil, "\(error)")
+                return error
+            }
+            Issue.record("no error for \(label)")
+            throw InputError(file: "", message: "")
+        }
+        // A long text: too wide.
+        let long = String(repeating: "Accept the terms ", count: 12)
+        let text = try error(##"{ "text": "\##(long)" }"##)
+        #expect(text.keyPath == "label.text")
+        #expect(text.message.contains("the label \"Accept the terms Accept …\" is 1418.7 pt wide at xS @3x in 14.0 pt text"), "\(text.message)")
+        #expect(text.message.contains("@3x") && text.message.contains("maxWidth"))
+        // The same text with a maxWidth is drawn cut to it, so it fits.
+        let cut = try loadSpec(checkboxSpec(##""label": { "text": "\##(long)", "maxWidth": 300 },"##, themes: themes)).get()
+        #expect(throws: Never.self) { try Plan(specs: [cut]) }
+        // A short text in a custom size that would fit at the style's own size: the size is to blame.
+        let big = try error(##"{ "text": "Accept Terms", "size": 400 }"##, scales: "[1]")
+        #expect(big.keyPath == "label.size")
+        #expect(big.message.contains("at its text style's own"), "\(big.message)")
+        // One narrow letter so large that only its height is too much.
+        let tall = try error(##"{ "text": "i", "size": 500 }"##, scales: "[3]")
+        #expect(tall.keyPath == "label.size")
+        #expect(tall.message.contains("tall at AX"), "\(tall.message)")
     }
 
     @Test("two specs with one name")

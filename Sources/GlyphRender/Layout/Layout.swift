@@ -112,17 +112,18 @@ public struct Layout: Sendable {
 
         // Everything that is drawn, plus a margin, so overflow is on the canvas. A label with a
         // `maxWidth` is drawn cut to it, so only that part takes room.
-        var content = frame.union(glyph)
+        let glyphPart = frame.union(glyph)
+        var labelPart: Rect?
         if let l = spec.label, let box = labelBox, let m = labelMetrics {
             let ink = m.ink.offsetBy(dx: box.x, dy: box.y)
             if let maxWidth = l.maxWidth {
                 let allowed = Rect(x: box.x, y: box.y, width: min(box.width, maxWidth), height: box.height)
-                content = content.union(allowed)
-                if let visible = ink.intersection(allowed) { content = content.union(visible) }
+                labelPart = ink.intersection(allowed).map { allowed.union($0) } ?? allowed
             } else {
-                content = content.union(box).union(ink)
+                labelPart = box.union(ink)
             }
         }
+        let content = labelPart.map { glyphPart.union($0) } ?? glyphPart
         let dx = Layout.margin - content.minX
         let dy = Layout.margin - content.minY
         frame = frame.offsetBy(dx: dx, dy: dy)
@@ -181,9 +182,55 @@ public struct Layout: Sendable {
         }
 
         if pixelWidth > Layout.maxCanvasPixels || pixelHeight > Layout.maxCanvasPixels {
-            throw InputError(file: spec.sourceFile ?? spec.name, keyPath: "sizes.\(v.size)",
+            let (keyPath, cause) = Layout.canvasCause(spec: spec, size: size, variant: v, glyphPart: glyphPart,
+                                                      glyphSize: glyphSize, frameSize: frameSize, labelPart: labelPart,
+                                                      labelPoints: labelPoints, wide: pixelWidth > Layout.maxCanvasPixels)
+            // The line of the key, else of the closest parent key written in the spec.
+            var lookup = keyPath
+            while spec.lines[lookup] == nil, let dot = lookup.lastIndex(of: ".") { lookup = String(lookup[..<dot]) }
+            throw InputError(file: spec.sourceFile ?? spec.name, keyPath: keyPath, line: spec.lines[lookup],
                              message: "variant \(v.id) would need a \(pixelWidth) × \(pixelHeight) px canvas; "
-                                 + "the limit is \(Layout.maxCanvasPixels) px on a side (lower the size, label or scale)")
+                                 + "the limit is \(Layout.maxCanvasPixels) px on a side: \(cause)")
         }
+    }
+
+    /// Which key makes the canvas too wide (`wide`) or too tall, and why, in words.
+    private static func canvasCause(spec: Spec, size: SizeSpec, variant v: Variant, glyphPart: Rect,
+                                    glyphSize: (w: Double, h: Double), frameSize: (w: Double, h: Double), labelPart: Rect?,
+                                    labelPoints: Double, wide: Bool) -> (String, String) {
+        let s = Double(v.scale)
+        let limit = Double(maxCanvasPixels)
+        func pt(_ x: Double) -> String { String(format: "%.1f pt", x) }
+        let at = "at \(v.dynamicType.short) @\(v.scale)x"
+        // The glyph and its frame alone: too large already?
+        let glyphExtent = (wide ? glyphPart.width : glyphPart.height) + 2 * margin
+        if glyphExtent * s > limit || labelPart == nil {
+            let p = "sizes.\(size.name)"
+            let grows = spec.glyphScales ? ", growing with Dynamic Type" : ""
+            let glyph = wide ? glyphSize.w : glyphSize.h
+            let frame = wide ? frameSize.w : frameSize.h
+            if frame > glyph, case .fixed = spec.frame {
+                return ("frame.\(wide ? "width" : "height")", "the frame is \(pt(frame)) \(wide ? "wide" : "tall") (lower it or the scales)")
+            }
+            let key = spec.control == .switch ? (wide ? "trackWidth" : "trackHeight") : "size"
+            return ("\(p).\(key)", "the glyph is \(pt(glyph)) \(wide ? "wide" : "tall") \(at)\(grows) (lower \(p).\(key) or the scales)")
+        }
+        let l = spec.label!
+        let text = l.text.count > 24 ? String(l.text.prefix(24)) + "…" : l.text
+        let labelExtent = wide ? labelPart!.width : labelPart!.height
+        let sizeKey = l.size != nil ? "label.size" : "label.textStyle"
+        if !wide {
+            return (sizeKey, "the label is \(pt(labelExtent)) tall \(at) (\(pt(labelPoints)) text; lower \(sizeKey) or the scales)")
+        }
+        // Too wide because of the label: its size when the text would fit at its text style's own
+        // size, else its text (which a maxWidth would cut).
+        let styleOwn = l.textStyle.points(v.dynamicType)
+        let rest = (glyphPart.width + l.spacing + 2 * margin) * s
+        if l.size != nil, labelPoints > styleOwn, labelExtent * styleOwn / labelPoints * s + rest <= limit {
+            return ("label.size", "the label is \(pt(labelExtent)) wide \(at) in \(pt(labelPoints)) text; at its text style's own "
+                    + "\(pt(styleOwn)) it would fit (lower label.size or the scales)")
+        }
+        return ("label.text", "the label \"\(text)\" is \(pt(labelExtent)) wide \(at) in \(pt(labelPoints)) text "
+                + "(shorten it, give it a label.maxWidth, or lower its size or the scales)")
     }
 }
