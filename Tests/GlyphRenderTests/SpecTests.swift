@@ -143,6 +143,44 @@ struct BadInputTests {
         #expect(noTokens.message.contains("no token file"))
     }
 
+    @Test("a token's $type must fit the key: a dimension is not a colour, a colour is not a length")
+    func tokenTypes() throws {
+        // Values that would pass as the other kind: a "#hex" string typed dimension, a bare number typed colour.
+        let tokens = """
+        {
+          "size": { "$type": "dimension", "box": { "$value": "20px" }, "odd": { "$value": "#112233" } },
+          "color": { "$type": "color", "ink": { "$value": "#112233" }, "twenty": { "$value": 20 },
+                     "alias": { "$value": "{size.odd}" } },
+          "plain": { "$value": 18 },
+          "count": { "$type": "number", "$value": 16 }
+        }
+        """
+        let files = ["tokens.json": tokens]
+        func spec(size: String = "20", border: String = "#767676") -> String {
+            checkboxSpec(##""tokens": "tokens.json","##, themes: ##"{ "default": { "surface": "#FFFFFF", "border": "\##(border)", "fill": "#E00800", "mark": "#FFFFFF" } }"##)
+                .replacingOccurrences(of: ##""size": 20"##, with: ##""size": \##(size)"##)
+        }
+        let dimensionAsColour = try #require(failure(spec(border: "{size.odd}"), files: files))
+        #expect(dimensionAsColour.file.hasSuffix("spec.json"))
+        #expect(dimensionAsColour.keyPath == "themes.default.border")
+        #expect(dimensionAsColour.message.contains("token size.odd in "))
+        #expect(dimensionAsColour.message.contains("tokens.json:2 has $type \"dimension\", but this key takes a colour"),
+                "\(dimensionAsColour.message)")
+        let colourAsLength = try #require(failure(spec(size: ##""{color.twenty}""##), files: files))
+        #expect(colourAsLength.keyPath == "sizes.md.size")
+        #expect(colourAsLength.message.contains("token color.twenty in "))
+        #expect(colourAsLength.message.contains("tokens.json:3 has $type \"color\", but this key takes a length"))
+        // Through an alias: the final token's type counts, and the message says how it got there.
+        let viaAlias = try #require(failure(spec(border: "{color.alias}"), files: files))
+        #expect(viaAlias.message.contains("token size.odd in ") && viaAlias.message.contains("(via {color.alias})"), "\(viaAlias.message)")
+        // Matching and untyped tokens load; a number token is a length.
+        let ok = try loadSpec(spec(size: ##""{plain}""##, border: "{color.ink}"), files: files).get()
+        #expect(ok.sizes[0].size == 18)
+        let number = try loadSpec(spec(size: ##""{count}""##), files: files).get()
+        #expect(number.sizes[0].size == 16)
+        #expect(try loadSpec(spec(size: ##""{size.box}""##), files: files).get().sizes[0].size == 20)
+    }
+
     @Test("empty state list, unknown state, missing colour")
     func states() throws {
         let empty = try #require(failure(checkboxSpec().replacingOccurrences(of: ##"["unchecked", "checked"]"##, with: "[]")))

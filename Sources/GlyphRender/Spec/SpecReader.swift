@@ -76,18 +76,27 @@ struct SpecReader {
     }
 
     /// Follows a `{token}` alias if the node is one; returns the final node and its `$type`.
-    func dereference(_ node: JSONNode, _ path: String) throws(InputError) -> (node: JSONNode, type: String?, alias: String?) {
+    /// With `expecting`, a token whose `$type` is not one of those is an error naming the token file,
+    /// the token's path and line, and this key (`what` says what the key takes).
+    func dereference(_ node: JSONNode, _ path: String, expecting types: [String]? = nil,
+                     what: String = "") throws(InputError) -> (node: JSONNode, type: String?, alias: String?) {
         guard case let .string(s) = node.value, let alias = TokenSet.aliasPath(s) else { return (node, nil, nil) }
         guard let tokens else {
             throw error(path, node, "token alias \(s) used, but the spec loads no token file (add \"tokens\")")
         }
         let resolved = try tokens.resolve(alias, origin: error(path, node, ""))
+        if let types, let type = resolved.type, !types.contains(type) {
+            let via = resolved.path == alias ? "" : " (via \(s))"
+            throw error(path, node, "token \(resolved.path) in \(tokens.file):\(resolved.node.line)\(via) has $type \"\(type)\", "
+                        + "but this key takes \(what) (a token of $type \(types.map { "\"\($0)\"" }.joined(separator: " or ")))")
+        }
         return (resolved.node, resolved.type, s)
     }
 
-    /// A length in points: a number, `"20px"`/`"20pt"`, a DTCG dimension `{value, unit}`, or an alias to one.
+    /// A length in points: a number, `"20px"`/`"20pt"`, a DTCG dimension `{value, unit}`, or an alias to one
+    /// (of `$type` dimension or number, or untyped).
     func length(_ node: JSONNode, _ path: String, min: Double = 0, max: Double = 10_000) throws(InputError) -> Double {
-        let (n, _, alias) = try dereference(node, path)
+        let (n, _, alias) = try dereference(node, path, expecting: ["dimension", "number"], what: "a length")
         let from = alias.map { " (from \($0))" } ?? ""
         let value: Double
         switch n.value {
@@ -130,9 +139,10 @@ struct SpecReader {
         return nil
     }
 
-    /// A colour: `#RRGGBB`, `#RRGGBBAA`, a DTCG 2025.10 colour object, or an alias to one.
+    /// A colour: `#RRGGBB`, `#RRGGBBAA`, a DTCG 2025.10 colour object, or an alias to one (of `$type`
+    /// color, or untyped).
     func color(_ node: JSONNode, _ path: String) throws(InputError) -> AuthoredColor {
-        let (n, _, alias) = try dereference(node, path)
+        let (n, _, alias) = try dereference(node, path, expecting: ["color"], what: "a colour")
         let from = alias.map { " (from \($0))" } ?? ""
         switch n.value {
         case let .string(s):

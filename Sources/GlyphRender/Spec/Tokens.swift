@@ -57,9 +57,12 @@ public struct TokenSet: Sendable {
     }
 
     /// Follows aliases to a final value. `origin` names the place that asked, for errors.
-    public func resolve(_ path: String, origin: InputError) throws(InputError) -> (node: JSONNode, type: String?) {
+    /// Returns the final token's value, its path, and its `$type` (its own or inherited; when it has
+    /// none, the first one declared along the alias chain).
+    public func resolve(_ path: String, origin: InputError) throws(InputError) -> (node: JSONNode, type: String?, path: String) {
         var seen: [String] = []
         var current = path
+        var declared: String?
         while true {
             if seen.contains(current) {
                 var e = origin
@@ -72,11 +75,12 @@ public struct TokenSet: Sendable {
                 e.message = "unresolved token alias {\(current)}" + (seen.count > 1 ? " (via {\(path)})" : "") + " in \(file)"
                 throw e
             }
+            if declared == nil { declared = token.type }
             if case let .string(s) = token.value.value, let next = Self.aliasPath(s) {
                 current = next
                 continue
             }
-            return (token.value, token.type)
+            return (token.value, token.type ?? declared, current)
         }
     }
 }
