@@ -186,6 +186,20 @@ struct RenderTests {
         #expect(f.message.contains("its 60.0 pt maximum width"))
     }
 
+    @Test("a switch's ring: borderWidth 2 draws 2 px of border colour inside the track at @1x")
+    func switchRing() throws {
+        let spec = try loadSpec("""
+        { "name": "sw", "control": "switch", "sizes": { "md": { "trackWidth": 51, "trackHeight": 31, "borderWidth": 2 } },
+          "states": ["off"], "scales": [1], "dynamicTypeSizes": ["L"],
+          "themes": { "default": { "surface": "#FFFFFF", "trackOff": "#FFFFFF", "knob": "#34C759", "border": "#000000" } } }
+        """).get()
+        let (layout, r) = try render(spec, "sw/switch-md/L/default/off@1x")
+        let x = Int(layout.glyph.midX), y0 = Int(layout.glyph.minY), y1 = Int(layout.glyph.maxY)
+        #expect(r.color(x, y0) == .black && r.color(x, y0 + 1) == .black)
+        #expect(r.color(x, y0 + 2) == .white && r.color(x, y0 - 1) == .white)
+        #expect(r.color(x, y1 - 1) == .black && r.color(x, y1 - 2) == .black && r.color(x, y1 - 3) == .white)
+    }
+
     @Test("PNG encode and decode round-trip exactly, with and without alpha")
     func pngRoundTrip() throws {
         var pixels: [UInt8] = []

@@ -193,6 +193,27 @@ struct BadInputTests {
         #expect(colour.message.contains("fill"))
     }
 
+    @Test("a switch with a ring (borderWidth > 0) needs a border colour in every theme")
+    func switchRing() throws {
+        func spec(_ theme: String) -> String {
+            """
+            { "name": "sw", "control": "switch", "sizes": { "md": { "trackWidth": 51, "trackHeight": 31, "borderWidth": 2 } },
+              "states": ["off", "on"],
+              "themes": { "default": { "surface": "#FFFFFF", "trackOff": "#FFFFFF", "trackOn": "#34C759", "knob": "#FFFFFF"\(theme) } } }
+            """
+        }
+        let e = try #require(failure(spec("")))
+        #expect(e.keyPath == "themes.default")
+        #expect(e.line == 3)
+        #expect(e.message == "missing colour \"border\" (sizes.md.borderWidth is 2 pt: the track has a ring in that colour)")
+        // A state override alone is not enough when the other state has none.
+        let half = try #require(failure(spec(##", "states": { "off": { "border": "#8E8E93" } }"##)))
+        #expect(half.message.contains("missing colour \"border\""))
+        #expect(throws: Never.self) { try loadSpec(spec(##", "border": "#8E8E93""##)).get() }
+        // Without a ring no border colour is needed.
+        #expect(throws: Never.self) { try loadSpec(spec("").replacingOccurrences(of: #", "borderWidth": 2"#, with: "")).get() }
+    }
+
     func imageSpec(_ on: String = "on.svg", off: String = "off.svg") -> String {
         """
         { "name": "img", "control": "checkbox", "sizes": { "md": { "size": 44 } }, "frame": { "width": 44, "height": 44 },

@@ -182,7 +182,7 @@ private struct SpecParser {
         }
 
         let themes = try parseThemes(top["themes"]!, control: control, states: states, label: label != nil,
-                                     images: images, appearance: appearance)
+                                     images: images, appearance: appearance, sizes: sizes)
 
         var scales = [1, 2, 3]
         if let s = top["scales"] {
@@ -299,7 +299,10 @@ private struct SpecParser {
     }
 
     mutating func parseThemes(_ node: JSONNode, control: ControlKind, states: [ControlState], label: Bool,
-                              images: ImageSetSpec?, appearance: [ControlState: StateAppearance]) throws(InputError) -> [ThemeSpec] {
+                              images: ImageSetSpec?, appearance: [ControlState: StateAppearance],
+                              sizes: [SizeSpec]) throws(InputError) -> [ThemeSpec] {
+        // A switch track with a ring needs its colour (drawn in every state).
+        let ringedTrack = control == .switch ? sizes.first { $0.borderWidth > 0 } : nil
         var themes: [ThemeSpec] = []
         let entries = try r.map(node, "themes")
         if entries.isEmpty { throw r.error("themes", node, "no themes; give at least \"default\"") }
@@ -342,6 +345,7 @@ private struct SpecParser {
             for st in states {
                 if control == .switch {
                     needed.formUnion([.knob, st == .on ? .trackOn : .trackOff])
+                    if ringedTrack != nil { needed.insert(.border) }
                 } else if let images {
                     if images.template { needed.insert(.tint) }
                 } else {
@@ -354,6 +358,10 @@ private struct SpecParser {
             for role in ColorRole.allCases where needed.contains(role) {
                 let everyState = states.allSatisfy { theme.color(role, state: $0) != nil }
                 if !everyState {
+                    if role == .border, let ringed = ringedTrack {
+                        throw r.error(p, n, "missing colour \"border\" (sizes.\(ringed.name).borderWidth is "
+                                      + "\(Format.number(ringed.borderWidth)) pt: the track has a ring in that colour)")
+                    }
                     throw r.error(p, n, "missing colour \"\(role.rawValue)\" (this control draws it)")
                 }
             }
