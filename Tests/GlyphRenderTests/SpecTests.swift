@@ -405,6 +405,10 @@ struct SchemaTests {
         #expect(Set(themeKeys) == Set(ColorRole.allCases.map(\.rawValue) + ["states", "imageOpacity"]))
         let label = try #require((props["label"] as? [String: Any])?["properties"] as? [String: Any])
         #expect(Set(label.keys) == ["text", "textStyle", "size", "spacing", "maxWidth", "position"])
+        let images = try #require((props["images"] as? [String: Any])?["properties"] as? [String: Any])
+        #expect(Set(images.keys) == ["on", "off", "clear", "template", "threeState", "useOffImageForClear", "contentMode"])
+        let modes = try #require((images["contentMode"] as? [String: Any])?["enum"] as? [String])
+        #expect(modes == ImageContentMode.allCases.map(\.rawValue))
         let styles = try #require(((schema["$defs"] as? [String: Any])?["textStyle"] as? [String: Any])?["enum"] as? [String])
         #expect(styles == TextStyle.allCases.map(\.rawValue))
     }

@@ -35,7 +35,8 @@ public struct Layout: Sendable {
     public var frame: Rect
     /// The glyph's box: the checkbox box, the switch track, or the image box.
     public var glyph: Rect
-    /// The aspect-fit rect an image is drawn in (image checkboxes).
+    /// The rect an image is drawn into (image checkboxes): aspect-fit and centred in the glyph box,
+    /// or the whole glyph box with `contentMode` `scaleToFill` (the image is stretched to it).
     public var image: Rect?
     /// The square the tick or dash is drawn in.
     public var mark: Rect?
@@ -151,11 +152,15 @@ public struct Layout: Sendable {
         }
 
         if let images = spec.images {
-            let doc = images.image(for: v.state)
-            let a = doc.aspectRatio
-            let w = a >= 1 ? glyph.width : glyph.width * a
-            let h = a >= 1 ? glyph.height / a : glyph.height
-            image = glyph.centred(width: w, height: h)
+            switch images.contentMode {
+            case .aspectFit:
+                let a = images.image(for: v.state).aspectRatio
+                let w = a >= 1 ? glyph.width : glyph.width * a
+                let h = a >= 1 ? glyph.height / a : glyph.height
+                image = glyph.centred(width: w, height: h)
+            case .scaleToFill:
+                image = glyph
+            }
             mark = nil
         } else if spec.control == .checkbox {
             image = nil

@@ -124,7 +124,7 @@ public enum Renderer {
         if parts.contains(.glyph) {
             if let images = spec.images, let rect = layout.image {
                 drawImage(cr, images.image(for: v.state), rect: rect, tint: images.template ? color(.tint) : nil,
-                          opacity: theme.imageOpacity)
+                          opacity: theme.imageOpacity, stretch: images.contentMode == .scaleToFill)
             } else if spec.control == .switch {
                 drawSwitch(cr, layout: layout, track: color(v.state == .on ? .trackOn : .trackOff),
                            border: layout.borderWidth > 0 ? color(.border) : nil, knob: color(.knob))
@@ -224,23 +224,32 @@ public enum Renderer {
         }
     }
 
-    static func drawImage(_ cr: OpaquePointer, _ doc: SVGDocument, rect: Rect, tint: RGBA?, opacity: Double) {
+    /// Draws an image into `rect`: fitted as librsvg fits a document into a viewport, or with
+    /// `stretch` scaled to fill the rect on each axis independently (`scaleToFill`).
+    static func drawImage(_ cr: OpaquePointer, _ doc: SVGDocument, rect: Rect, tint: RGBA?, opacity: Double, stretch: Bool = false) {
         if doc.isEmpty { return }
+        func draw() {
+            if stretch {
+                doc.drawStretched(cr, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            } else {
+                doc.draw(cr, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            }
+        }
         if let tint {
             // A template image: only its coverage counts; it is painted in the tint colour.
             cairo_push_group(cr)
-            doc.draw(cr, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            draw()
             let mask = cairo_pop_group(cr)
             setColor(cr, tint)
             cairo_mask(cr, mask)
             cairo_pattern_destroy(mask)
         } else if opacity < 1 {
             cairo_push_group(cr)
-            doc.draw(cr, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            draw()
             cairo_pop_group_to_source(cr)
             cairo_paint_with_alpha(cr, opacity)
         } else {
-            doc.draw(cr, x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+            draw()
         }
     }
 

@@ -78,6 +78,17 @@ public final class SVGDocument: @unchecked Sendable {
 
     deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
 
+    /// Draws the document stretched to fill `rect`: its intrinsic box scaled on each axis on its own
+    /// (UIImageView's `scaleToFill`), so a wide image in a square is squeezed.
+    func drawStretched(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {
+        guard !isEmpty, w > 0, h > 0 else { return }
+        cairo_save(cr)
+        cairo_translate(cr, x, y)
+        cairo_scale(cr, w / width, h / height)
+        draw(cr, x: 0, y: 0, width: width, height: height)
+        cairo_restore(cr)
+    }
+
     /// Draws the document into `rect` (user space of `cr`). The caller picks a rect of the image's aspect.
     func draw(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {
         guard !isEmpty, w > 0, h > 0 else { return }

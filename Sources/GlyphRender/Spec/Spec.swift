@@ -125,6 +125,14 @@ public struct ThemeSpec: Sendable, Equatable {
     }
 }
 
+/// How an image fills its box, as UIImageView's `contentMode`.
+public enum ImageContentMode: String, Sendable, CaseIterable, Codable {
+    /// Scaled to fit, centred, keeping its aspect ratio (RVS_Checkbox's behaviour; the default).
+    case aspectFit
+    /// Stretched to fill the whole box, whatever its aspect ratio (UIKit's default for a UIImageView).
+    case scaleToFill
+}
+
 /// The images of an image-based checkbox (RVS_Checkbox): `on`, `off`, and an optional `clear`.
 public struct ImageSetSpec: Sendable {
     public var on: SVGDocument
@@ -134,6 +142,7 @@ public struct ImageSetSpec: Sendable {
     public var template: Bool
     public var threeState: Bool
     public var useOffImageForClear: Bool
+    public var contentMode: ImageContentMode
 
     /// The image drawn for a state, with RVS_Checkbox's fallbacks: two-state mode always uses `off`
     /// for clear, `useOffImageForClear` uses `off`, and a missing clear image falls back to `off`.

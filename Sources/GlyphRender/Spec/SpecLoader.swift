@@ -274,7 +274,8 @@ private struct SpecParser {
     }
 
     mutating func parseImages(_ node: JSONNode) throws(InputError) -> ImageSetSpec {
-        let m = try r.object(node, "images", allowed: ["on", "off", "clear", "template", "threeState", "useOffImageForClear"],
+        let m = try r.object(node, "images", allowed: ["on", "off", "clear", "template", "threeState", "useOffImageForClear",
+                                                       "contentMode"],
                              required: ["on", "off"])
         func image(_ key: String) throws(InputError) -> SVGDocument? {
             guard let n = m[key] else { return nil }
@@ -295,7 +296,9 @@ private struct SpecParser {
             on: try image("on")!, off: try image("off")!, clear: try image("clear"),
             template: try m["template"].map { n throws(InputError) in try r.bool(n, "images.template") } ?? true,
             threeState: try m["threeState"].map { n throws(InputError) in try r.bool(n, "images.threeState") } ?? false,
-            useOffImageForClear: try m["useOffImageForClear"].map { n throws(InputError) in try r.bool(n, "images.useOffImageForClear") } ?? true)
+            useOffImageForClear: try m["useOffImageForClear"].map { n throws(InputError) in try r.bool(n, "images.useOffImageForClear") } ?? true,
+            contentMode: try m["contentMode"].map { n throws(InputError) in try r.choice(n, "images.contentMode", ImageContentMode.self) }
+                ?? .aspectFit)
     }
 
     mutating func parseThemes(_ node: JSONNode, control: ControlKind, states: [ControlState], label: Bool,
