@@ -149,7 +149,7 @@ public struct ImageAspectRule: AuditRule {
                                numbers: ["sourceAspect": source, "drawnAspect": drawn, "off": worst.off, "tolerance": tolerance,
                                          "drawnWidth": worst.ink.width, "drawnHeight": worst.ink.height,
                                          "sourceWidth": sourceInk.width, "sourceHeight": sourceInk.height],
-                               values: ["image": doc.path, "sizes": Format.sizes(sizes), "contentMode": images.contentMode.rawValue],
+                               values: ["image": doc.path, "contentMode": images.contentMode.rawValue], sizes: sizes,
                                location: input.location(spec, images.contentMode == .aspectFit ? "images.\(name)" : "images.contentMode"),
                                picture: .outline(input.items[worst.rep].variant, worst.ink)))
         }
