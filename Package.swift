@@ -48,14 +48,21 @@ let package = Package(
             dependencies: ["GlyphRender"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // Helpers both test targets use (pixel edits a snapshot comparison must catch or explain).
+        .target(
+            name: "GlyphTestSupport",
+            dependencies: ["GlyphRender"],
+            path: "Tests/GlyphTestSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .testTarget(
             name: "GlyphRenderTests",
-            dependencies: ["GlyphRender"],
+            dependencies: ["GlyphRender", "GlyphTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .testTarget(
             name: "glyphauditTests",
-            dependencies: ["GlyphRender"],
+            dependencies: ["GlyphRender", "GlyphTestSupport"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

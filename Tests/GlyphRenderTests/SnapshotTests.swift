@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GlyphRender
+import GlyphTestSupport
 
 // Snapshot baselines: the store, the comparison with its gates, record / update / prune, stale
 // detection, unreadable baselines and the folder diff. Each test works on a small spec (8 variants)
@@ -46,7 +47,7 @@ struct SnapshotTests {
         _ = s.checker(writes: .record).run(s.plan, jobs: 2)
         let index = 5
         var baseline = try Raster(contentsOfPNG: s.baseline(index))
-        let (x, y) = try #require(flatPixel(in: baseline))
+        let (x, y) = try #require(centralFlatPixel(baseline))
         baseline.setContrasting(x, y)
         try baseline.pngData().write(to: s.baseline(index))
 
@@ -69,10 +70,10 @@ struct SnapshotTests {
         #expect(actual == s.render(index))
         let diff = try Raster(contentsOfPNG: URL(fileURLWithPath: outputs.diff))
         #expect(diff.width == baseline.width && diff.height == baseline.height)
-        #expect(diff.rgba(x, y) == [255, 0, 0, 255])
+        #expect(diff.rgbaBytes(x, y) == [255, 0, 0, 255])
         let side = try Raster(contentsOfPNG: URL(fileURLWithPath: outputs.sideBySide))
         #expect(side.width == 3 * baseline.width + 8 && side.height == baseline.height)
-        #expect(side.rgba(baseline.width + 4 + x, y) == [255, 0, 0, 255])
+        #expect(side.rgbaBytes(baseline.width + 4 + x, y) == [255, 0, 0, 255])
         #expect(outputs.actual.hasSuffix("\(r.id).actual.png"))
         #expect(outputs.diff.hasSuffix("\(r.id).diff.png"))
         #expect(outputs.sideBySide.hasSuffix("\(r.id).sidebyside.png"))
@@ -96,7 +97,7 @@ struct SnapshotTests {
         #expect(d.mismatchedPixels == original.width * original.height - smaller.width * smaller.height)
         let diff = try Raster(contentsOfPNG: URL(fileURLWithPath: try #require(r.outputs).diff))
         #expect(diff.width == original.width && diff.height == original.height)
-        #expect(diff.rgba(original.width - 1, original.height - 1) == [255, 0, 0, 255])
+        #expect(diff.rgbaBytes(original.width - 1, original.height - 1) == [255, 0, 0, 255])
 
         // Gates never let a size change pass.
         let lenient = SnapshotOptions(maxDiffPixels: Int.max, maxDiffRatio: 1)
@@ -112,7 +113,7 @@ struct SnapshotTests {
         // The checked state at @2x has the tick's anti-aliased edges.
         let index = try #require(s.plan.items.firstIndex { $0.variant.state == .checked && $0.variant.scale == 2 })
         let original = s.render(index)
-        let changed = try #require(makeAntialiasingOnlyChange(of: original), "no anti-aliased pixel found")
+        let changed = try #require(antialiasedPixelChange(original), "no anti-aliased pixel found")
         try changed.pngData().write(to: s.baseline(index))
 
         let r = s.checker().check(s.plan.items[index].variant, actual: original)
@@ -137,7 +138,7 @@ struct SnapshotTests {
         let s = try SnapshotScene()
         _ = s.checker(writes: .record).run(s.plan, jobs: 2)
         var baseline = try Raster(contentsOfPNG: s.baseline(1))
-        let (x, y) = try #require(flatPixel(in: baseline))
+        let (x, y) = try #require(centralFlatPixel(baseline))
         let i = (y * baseline.width + x) * 4
         baseline.pixels[i] = baseline.pixels[i] > 128 ? baseline.pixels[i] - 4 : baseline.pixels[i] + 4
         try baseline.pngData().write(to: s.baseline(1))
@@ -243,13 +244,13 @@ struct SnapshotTests {
         _ = s.checker(writes: .record).run(s.plan, jobs: 2)
         // Change two baselines: one pixel, one size; and one within the threshold (a match, kept).
         var one = try Raster(contentsOfPNG: s.baseline(0))
-        let (x, y) = try #require(flatPixel(in: one))
+        let (x, y) = try #require(centralFlatPixel(one))
         one.setContrasting(x, y)
         try one.pngData().write(to: s.baseline(0))
         let sized = try Raster(contentsOfPNG: s.baseline(6))
         try sized.cropped(to: PixelSize(width: sized.width - 1, height: sized.height)).pngData().write(to: s.baseline(6))
         var slight = try Raster(contentsOfPNG: s.baseline(4))
-        let (sx, sy) = try #require(flatPixel(in: slight))
+        let (sx, sy) = try #require(centralFlatPixel(slight))
         slight.pixels[(sy * slight.width + sx) * 4 + 1] ^= 1
         try slight.pngData().write(to: s.baseline(4))
 
@@ -346,14 +347,14 @@ struct SnapshotTests {
         #expect(d.expectedSize == PixelSize(width: 3, height: 2) && d.actualSize == PixelSize(width: 2, height: 3))
         #expect(d.comparedPixels == 9 && d.mismatchedPixels == 5)
         #expect(diff?.width == 3 && diff?.height == 3)
-        #expect(diff?.rgba(2, 2) == [255, 0, 0, 255])
-        #expect(diff?.rgba(0, 0) == [255, 255, 255, 255])
+        #expect(diff?.rgbaBytes(2, 2) == [255, 0, 0, 255])
+        #expect(diff?.rgbaBytes(0, 0) == [255, 255, 255, 255])
 
         let same = ImageComparator.compare(expected: a, actual: a)
         #expect(same.difference.identical && same.diff == nil)
         let side = ImageComparator.sideBySide(expected: a, diff: b, actual: a, gap: 2)
         #expect(side.width == 3 + 2 + 2 + 2 + 3 && side.height == 3)
-        #expect(side.rgba(3, 0) == [128, 128, 128, 255])
+        #expect(side.rgbaBytes(3, 0) == [128, 128, 128, 255])
     }
 
     @Test("folder diff: pairs by relative path, lists one-sided files, names unreadable files")
@@ -398,7 +399,7 @@ struct SnapshotTests {
 
         // One pixel over the threshold, let through by --max-diff-pixels 1: a match within tolerance.
         var baseline = try Raster(contentsOfPNG: s.baseline(0))
-        let (x, y) = try #require(flatPixel(in: baseline))
+        let (x, y) = try #require(centralFlatPixel(baseline))
         baseline.setContrasting(x, y)
         try baseline.pngData().write(to: s.baseline(0))
         let gated = SnapshotChecker(store: s.store, output: nil, options: SnapshotOptions(maxDiffPixels: 1)).run(s.plan, jobs: 2)
@@ -621,64 +622,4 @@ private struct SnapshotScene {
     func baseline(_ i: Int) -> URL { store.url(of: plan.items[i].variant) }
 
     func render(_ i: Int) -> Raster { Renderer.raster(plan.items[i].layout, spec: plan.items[i].spec) }
-}
-
-/// A pixel whose 8 neighbours all have its colour (so changing it is not anti-aliasing), nearest the centre.
-private func flatPixel(in r: Raster) -> (Int, Int)? {
-    var best: (Int, Int)?
-    var bestDistance = Int.max
-    for y in 1..<(r.height - 1) {
-        for x in 1..<(r.width - 1) {
-            let p = r.pixel(x, y)
-            var flat = true
-            for dy in -1...1 {
-                for dx in -1...1 where r.pixel(x + dx, y + dy) != p { flat = false }
-            }
-            let distance = abs(x - r.width / 2) + abs(y - r.height / 2)
-            if flat && distance < bestDistance { best = (x, y); bestDistance = distance }
-        }
-    }
-    return best
-}
-
-/// A copy of `r` with one pixel changed so that pixelmatch sees a difference over the threshold
-/// that its anti-aliasing detector explains: 0 mismatched, 1 anti-aliased pixel.
-private func makeAntialiasingOnlyChange(of r: Raster) -> Raster? {
-    for y in 1..<(r.height - 1) {
-        for x in 1..<(r.width - 1) {
-            let p = r.pixel(x, y)
-            // Candidates: the darkest and the brightest neighbour's colour, and their midpoint.
-            var neighbours: [(UInt8, UInt8, UInt8, UInt8)] = []
-            for dy in -1...1 { for dx in -1...1 where dx != 0 || dy != 0 { neighbours.append(r.pixel(x + dx, y + dy)) } }
-            func luma(_ q: (UInt8, UInt8, UInt8, UInt8)) -> Int { Int(q.0) * 299 + Int(q.1) * 587 + Int(q.2) * 114 }
-            guard let dark = neighbours.min(by: { luma($0) < luma($1) }),
-                  let light = neighbours.max(by: { luma($0) < luma($1) }), luma(light) - luma(dark) > 60_000 else { continue }
-            let mid = (UInt8((Int(dark.0) + Int(light.0)) / 2), UInt8((Int(dark.1) + Int(light.1)) / 2),
-                       UInt8((Int(dark.2) + Int(light.2)) / 2), UInt8((Int(dark.3) + Int(light.3)) / 2))
-            for c in [mid, dark, light] where c != p {
-                var changed = r
-                let i = (y * r.width + x) * 4
-                changed.pixels[i] = c.0; changed.pixels[i + 1] = c.1; changed.pixels[i + 2] = c.2; changed.pixels[i + 3] = c.3
-                let result = Pixelmatch.compare(changed, r, diff: false).result
-                if result.mismatched == 0 && result.antialiased == 1 { return changed }
-            }
-        }
-    }
-    return nil
-}
-
-private extension Raster {
-    /// The pixel at (x, y) as [r, g, b, a].
-    func rgba(_ x: Int, _ y: Int) -> [UInt8] {
-        let i = (y * width + x) * 4
-        return Array(pixels[i..<i + 4])
-    }
-
-    /// Sets a pixel to black or white, whichever is farther from its colour.
-    mutating func setContrasting(_ x: Int, _ y: Int) {
-        let i = (y * width + x) * 4
-        let luma = Int(pixels[i]) * 299 + Int(pixels[i + 1]) * 587 + Int(pixels[i + 2]) * 114
-        let v: UInt8 = luma > 127_500 ? 0 : 255
-        pixels[i] = v; pixels[i + 1] = v; pixels[i + 2] = v; pixels[i + 3] = 255
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GlyphRender
+import GlyphTestSupport
 
 // `glyphaudit check` and `glyphaudit diff`, run as the built binary in a temporary working folder.
 // The binary is looked up next to the test bundle (`.build/debug/glyphaudit` when the tests were
@@ -45,7 +46,7 @@ struct CLISnapshotTests {
         let file = "t/square-md/L/default/checked@2x.png"
         var raster = try Raster(contentsOfPNG: w.baseline(file))
         let (x, y) = try #require(centralFlatPixel(raster))
-        raster.contrast(x, y)
+        raster.setContrasting(x, y)
         try raster.pngData().write(to: w.baseline(file))
 
         let r = try w.run("check", "--spec", "spec.json")
@@ -154,7 +155,7 @@ struct CLISnapshotTests {
         for file in changed {
             var r = try Raster(contentsOfPNG: w.baseline(file))
             let (x, y) = try #require(centralFlatPixel(r))
-            r.contrast(x, y)
+            r.setContrasting(x, y)
             try r.pngData().write(to: w.baseline(file))
         }
         let old = Date(timeIntervalSince1970: 1_000_000_000)
@@ -284,7 +285,7 @@ struct CLISnapshotTests {
         let changed = "t/square-md/L/default/checked@2x.png"
         var r = try Raster(contentsOfPNG: b.appendingPathComponent(changed))
         let (x, y) = try #require(centralFlatPixel(r))
-        r.contrast(x, y)
+        r.setContrasting(x, y)
         try r.pngData().write(to: b.appendingPathComponent(changed))
         try fm.removeItem(at: b.appendingPathComponent("t/square-md/L/default/unchecked@1x.png"))
         try fm.copyItem(at: a.appendingPathComponent(changed), to: b.appendingPathComponent("t/extra.png"))
@@ -318,7 +319,7 @@ struct CLISnapshotTests {
         let a = "snapshots/t/square-md/L/default/checked@1x.png"
         var raster = try Raster(contentsOfPNG: w.folder.appendingPathComponent(a))
         let (x, y) = try #require(centralFlatPixel(raster))
-        raster.contrast(x, y)
+        raster.setContrasting(x, y)
         try raster.pngData().write(to: w.folder.appendingPathComponent("b.png"))
 
         let same = try w.run("diff", a, a, "--output", "same.png")
@@ -514,7 +515,7 @@ struct CLISnapshotTests {
         let file = "t/square-md/L/default/checked@2x.png"
         var raster = try Raster(contentsOfPNG: w.baseline(file))
         let (x, y) = try #require(centralFlatPixel(raster))
-        raster.contrast(x, y)
+        raster.setContrasting(x, y)
         try raster.pngData().write(to: w.baseline(file))
         try Data("x".utf8).write(to: w.folder.appendingPathComponent("afile"))
 
@@ -749,61 +750,4 @@ private func allFiles(under folder: URL) -> [String] {
         }
     }
     return files
-}
-
-/// A pixel whose 8 neighbours have its colour, nearest the centre.
-private func centralFlatPixel(_ r: Raster) -> (Int, Int)? {
-    var best: (Int, Int)?
-    var bestDistance = Int.max
-    for y in 1..<(r.height - 1) {
-        for x in 1..<(r.width - 1) {
-            let p = r.pixel(x, y)
-            var flat = true
-            for dy in -1...1 {
-                for dx in -1...1 where r.pixel(x + dx, y + dy) != p { flat = false }
-            }
-            let distance = abs(x - r.width / 2) + abs(y - r.height / 2)
-            if flat && distance < bestDistance { best = (x, y); bestDistance = distance }
-        }
-    }
-    return best
-}
-
-/// A copy with one pixel changed so that pixelmatch's anti-aliasing detector explains the difference
-/// (over the threshold, 0 mismatched, 1 anti-aliased pixel).
-private func antialiasedPixelChange(_ r: Raster) -> Raster? {
-    func luma(_ q: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) -> Int { Int(q.r) * 299 + Int(q.g) * 587 + Int(q.b) * 114 }
-    for y in 1..<(r.height - 1) {
-        for x in 1..<(r.width - 1) {
-            var neighbours: [(r: UInt8, g: UInt8, b: UInt8, a: UInt8)] = []
-            for dy in -1...1 { for dx in -1...1 where dx != 0 || dy != 0 { neighbours.append(r.pixel(x + dx, y + dy)) } }
-            guard let dark = neighbours.min(by: { luma($0) < luma($1) }),
-                  let light = neighbours.max(by: { luma($0) < luma($1) }), luma(light) - luma(dark) > 60_000 else { continue }
-            let mid = (r: UInt8((Int(dark.r) + Int(light.r)) / 2), g: UInt8((Int(dark.g) + Int(light.g)) / 2),
-                       b: UInt8((Int(dark.b) + Int(light.b)) / 2), a: UInt8((Int(dark.a) + Int(light.a)) / 2))
-            for c in [mid, dark, light] where c != r.pixel(x, y) {
-                var changed = r
-                let i = (y * r.width + x) * 4
-                changed.pixels[i] = c.r; changed.pixels[i + 1] = c.g; changed.pixels[i + 2] = c.b; changed.pixels[i + 3] = c.a
-                let result = Pixelmatch.compare(changed, r, diff: false).result
-                if result.mismatched == 0 && result.antialiased == 1 { return changed }
-            }
-        }
-    }
-    return nil
-}
-
-private extension Raster {
-    func rgbaBytes(_ x: Int, _ y: Int) -> [UInt8] {
-        let i = (y * width + x) * 4
-        return Array(pixels[i..<i + 4])
-    }
-
-    /// Sets a pixel to black or white, whichever is farther from its colour.
-    mutating func contrast(_ x: Int, _ y: Int) {
-        let i = (y * width + x) * 4
-        let luma = Int(pixels[i]) * 299 + Int(pixels[i + 1]) * 587 + Int(pixels[i + 2]) * 114
-        let v: UInt8 = luma > 127_500 ? 0 : 255
-        pixels[i] = v; pixels[i + 1] = v; pixels[i + 2] = v; pixels[i + 3] = 255
-    }
 }
