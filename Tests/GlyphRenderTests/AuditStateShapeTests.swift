@@ -139,6 +139,25 @@ struct AuditStateShapeTests {
         #expect(strict.first?.numbers["minimumShare"] == 1)
     }
 
+    @Test("a share just under a configured threshold is printed under it, never equal to it")
+    func shareJustUnderThreshold() throws {
+        let s = try AuditScene(SpecText.checkbox(
+            appearance: ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" }, "checked": { "ring": true, "fill": false, "mark": "check" } }"##,
+            theme: ##"{ "surface": "#FFFFFF", "border": "#000000", "mark": "#000000" }"##, scales: [2], sizes: ["L"]))
+        let shares = StateShapeRule.shares(s.input, 0, 1)
+        let (view, lowest) = try #require(shares.min { $0.value < $1.value })
+        #expect(lowest > 0.02)
+        // A threshold a hair above the lowest share: both would show as the same one-decimal percentage.
+        let minimum = lowest + 1e-6
+        let f = try #require(s.run(rule, ["minimumShare": minimum]).first)
+        #expect(f.values["failingViews"]!.split(separator: ",").contains(Substring(view.rawValue)))
+        let shownThreshold = Format.thresholdPercent(minimum)
+        #expect(f.message.contains("needs \(shownThreshold) in every view"), "\(f.message)")
+        let part = try #require(f.message.components(separatedBy: "\(view.rawValue) ").dropFirst().first)
+        let shown = try #require(Double(part.prefix { $0 != "%" }))
+        #expect(shown < Double(shownThreshold.dropLast())!, "\(f.message)")
+    }
+
     @Test("the glyph is measured without its label, redrawn when the label's ink reaches into it")
     func glyphWithoutLabel() throws {
         // A glyph that grows out of a small fixed frame onto its label at AX5.

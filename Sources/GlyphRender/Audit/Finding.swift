@@ -143,10 +143,47 @@ enum Format {
     /// Points with one decimal (lengths are measured; the message is for people).
     static func points(_ v: Double) -> String { String(format: "%.1f", v) }
 
-    /// A share as a percentage: whole numbers without decimals, others with one (2.5%).
+    /// A share as a percentage: whole numbers without decimals, others with one (2.5%). For a value
+    /// measured against a threshold use `percent(_:threshold:failsBelow:)`, which never shows a
+    /// failing value equal to its threshold.
     static func percent(_ v: Double) -> String {
         let p = v * 100
         return abs(p - p.rounded()) < 1e-9 ? String(format: "%.0f%%", p) : String(format: "%.1f%%", p)
+    }
+
+    /// A threshold as a percentage, as configured: 2.5%, 2.49% (as many decimals as it has, up to eight).
+    static func thresholdPercent(_ t: Double) -> String {
+        let p = t * 100
+        for digits in 0...8 {
+            let f = pow(10, Double(digits))
+            if abs((p * f).rounded() / f - p) < 1e-9 { return String(format: "%.\(digits)f%%", p) }
+        }
+        return String(format: "%.8f%%", p)
+    }
+
+    /// A share measured against `threshold` (printed with `thresholdPercent`): it fails below the
+    /// threshold when `failsBelow`, above it otherwise. Printed like `percent`, with as many more
+    /// decimals as it takes (up to eight) whenever the plain form would show a failing value equal to
+    /// the threshold or any value on the wrong side of it: 0.0249 against 0.025 is "2.49%", never
+    /// "2.5% … needs 2.5%". Past eight decimals it is cut towards its own side of the threshold.
+    static func percent(_ v: Double, threshold: Double, failsBelow: Bool) -> String {
+        let p = v * 100
+        let shownThreshold = Double(thresholdPercent(threshold).dropLast()) ?? threshold * 100
+        let fails = failsBelow ? v < threshold : v > threshold
+        func honest(_ shown: Double) -> Bool {
+            if fails { return failsBelow ? shown < shownThreshold : shown > shownThreshold }
+            return failsBelow ? shown >= shownThreshold : shown <= shownThreshold
+        }
+        let plain = percent(v)
+        if let shown = Double(plain.dropLast()), honest(shown) { return plain }
+        for digits in 1...8 {
+            let f = pow(10, Double(digits))
+            let shown = (p * f).rounded() / f
+            if honest(shown) { return String(format: "%.\(digits)f%%", shown) }
+        }
+        let below = v < threshold
+        let cut = below ? (p * 1e8 + 1e-6).rounded(.down) / 1e8 : (p * 1e8 - 1e-6).rounded(.up) / 1e8
+        return String(format: "%.8f%%", cut)
     }
 
     /// A list of Dynamic Type sizes, runs collapsed: `xS S M`, `xxL–AX5`.

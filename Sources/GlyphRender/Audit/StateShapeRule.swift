@@ -36,7 +36,7 @@ public struct StateShapeRule: AuditRule {
     ]
 
     public func threshold(_ o: RuleOptions) -> String {
-        "at least \(Format.percent(o["minimumShare"])) of the glyph's boundary pixels change in every view "
+        "at least \(Format.thresholdPercent(o["minimumShare"])) of the glyph's boundary pixels change in every view "
             + "(boundaries: greyscale ratio ≥ \(Format.number(o["greyscaleRatio"])), OKLab distance ≥ \(Format.number(o["colorDistance"])))"
     }
 
@@ -106,10 +106,12 @@ public struct StateShapeRule: AuditRule {
         let spec = input.items[b].spec
         let views = StructureMap.views
         let subject = "\(va.state.rawValue) vs \(vb.state.rawValue)"
-        let list = views.indices.map { "\(views[$0].rawValue) \(Format.percent(shares[$0]))" }.joined(separator: ", ")
+        let list = views.indices.map {
+            "\(views[$0].rawValue) \(Format.percent(shares[$0], threshold: minimum, failsBelow: true))"
+        }.joined(separator: ", ")
         let failNames = failing.map { views[$0].rawValue }
         var message = "\(subject): the glyph's shape changes over \(list) of its boundaries, needs "
-            + "\(Format.percent(minimum)) in every view; fails in \(failNames.joined(separator: ", "))"
+            + "\(Format.thresholdPercent(minimum)) in every view; fails in \(failNames.joined(separator: ", "))"
         var numbers: [String: Double] = ["minimumShare": minimum]
         for (i, v) in views.enumerated() { numbers["share.\(v.rawValue)"] = shares[i] }
         // The spec key that draws the states: images, appearance, or the theme's colours.
