@@ -82,7 +82,7 @@ struct AuditContrastTests {
         #expect(!disabled.isEmpty && disabled.allSatisfy { $0.severity == .info })
     }
 
-    @Test("large text needs 3:1: #777777 (4.478:1) fails at 17 pt and passes at 21 pt; 14 pt bold is large; 2.995 fails 3")
+    @Test("large text needs 3:1: #777777 (4.478:1) fails at 17 pt and passes at 21 pt; 2.995 fails 3")
     func largeText() throws {
         let grey = try AuditScene("""
         { "name": "g", "control": "checkbox", "sizes": { "md": { "size": 20 } }, "label": { "text": "Label" },
@@ -95,20 +95,44 @@ struct AuditContrastTests {
         #expect(f.message.contains("passes 3:1 as large text at xxL"))
         #expect(f.variant == "g/square-md/L/default/unchecked@1x")
 
-        // headline is bold: at xS it is 14 pt, so large: 3:1. #959595 is 2.995:1 (fails), #949494 3.033:1 (passes).
+        // headline at xL is 19 pt, large by size: 3:1. #959595 is 2.995:1 (fails), #949494 3.033:1 (passes).
         for (colour, fails) in [("#959595", true), ("#949494", false)] {
-            let bold = try AuditScene("""
-            { "name": "b", "control": "checkbox", "sizes": { "md": { "size": 20 } }, "label": { "text": "Label", "textStyle": "headline" },
-              "states": ["unchecked"], "scales": [1], "dynamicTypeSizes": ["xS"],
-              "themes": { "default": { "surface": "#FFFFFF", "border": "#000000", "label": "\(colour)" } } }
-            """)
-            let fs = bold.run(TextContrastRule())
+            let fs = try Self.headline(colour, size: "xL").run(TextContrastRule())
             #expect(fs.isEmpty == !fails, "\(colour)")
             if let f = fs.first {
                 #expect(f.numbers["required"] == 3)
                 #expect(f.message.contains("is 2.99:1, needs 3:1"), "shown truncated, never rounded up: \(f.message)")
             }
         }
+    }
+
+    static func headline(_ colour: String, size: String) throws -> AuditScene {
+        try AuditScene("""
+        { "name": "b", "control": "checkbox", "sizes": { "md": { "size": 20 } }, "label": { "text": "Label", "textStyle": "headline" },
+          "states": ["unchecked"], "scales": [1], "dynamicTypeSizes": ["\(size)"],
+          "themes": { "default": { "surface": "#FFFFFF", "border": "#000000", "label": "\(colour)" } } }
+        """)
+    }
+
+    @Test("only bold (700+) makes 14 pt text large: headline is Semibold (600), so at 14 pt it needs 4.5:1")
+    func semiboldIsNotBold() throws {
+        // headline at xS is 14 pt. #949494 (3.033:1) would pass as 14 pt bold; as semibold it fails 4.5:1.
+        let fs = try Self.headline("#949494", size: "xS").run(TextContrastRule())
+        let f = try #require(fs.first)
+        #expect(fs.count == 1)
+        #expect(f.numbers["required"] == 4.5)
+        #expect(f.message.contains("is 3.03:1, needs 4.5:1 at xS (14.0 pt)"), "\(f.message)")
+        // #767676 (4.542:1) passes 4.5:1 at 14 pt; #777777 (4.478:1) does not.
+        #expect(try Self.headline("#767676", size: "xS").run(TextContrastRule()).isEmpty)
+        #expect(try Self.headline("#777777", size: "xS").run(TextContrastRule()).first?.numbers["required"] == 4.5)
+        #expect(TextContrastRule.weight(.headline) == 600 && !TextContrastRule.isBold(.headline))
+        #expect(TextStyle.allCases.allSatisfy { !TextContrastRule.isBold($0) })
+        // Text that is bold (700) does count as large from 14 pt; 13.9 pt does not.
+        let o = TextContrastRule().defaultOptions
+        #expect(TextContrastRule.required(points: 14, bold: true, o) == 3)
+        #expect(TextContrastRule.required(points: 13.9, bold: true, o) == 4.5)
+        #expect(TextContrastRule.required(points: 17.9, bold: false, o) == 4.5)
+        #expect(TextContrastRule.required(points: 18, bold: false, o) == 3)
     }
 
     @Test("the disabled theme is exempt: its ratios are info, never errors")

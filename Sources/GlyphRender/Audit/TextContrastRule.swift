@@ -13,7 +13,8 @@ public struct TextContrastRule: AuditRule {
     public let checks = """
     The label's authored colour (composited over the surface when translucent) against the surface, \
     at every Dynamic Type size: 4.5:1, or 3:1 where the label is large text at that size — at least \
-    `largeTextPoints` (18) points, or `largeBoldTextPoints` (14) points in a bold style. The defaults \
+    `largeTextPoints` (18) points, or `largeBoldTextPoints` (14) points in a bold weight (700 or more; no iOS text style is drawn that \
+    bold: `headline` is Semibold, 600, so it is large only from 18 points). The defaults \
     read iOS points as WCAG points, as the project's issue does; WCAG defines its points as CSS points \
     (18 pt = 24 px), so the stricter reading is 24 and 18.67. A theme named `disabled` is exempt \
     (1.4.3 exempts text of inactive components): its ratio is reported as info. Ratios are never rounded.
@@ -23,13 +24,22 @@ public struct TextContrastRule: AuditRule {
         RuleParameter("minimumRatio", 4.5, range: 1...21, "The ratio normal text must reach (1.4.3: 4.5)."),
         RuleParameter("largeTextRatio", 3, range: 1...21, "The ratio large text must reach (1.4.3: 3)."),
         RuleParameter("largeTextPoints", 18, range: 1...200, "Text at least this size (pt) is large."),
-        RuleParameter("largeBoldTextPoints", 14, range: 1...200, "Bold text at least this size (pt) is large."),
+        RuleParameter("largeBoldTextPoints", 14, range: 1...200, "Bold text (weight 700 or more) at least this size (pt) is large."),
     ]
 
     public func threshold(_ o: RuleOptions) -> String {
         "\(Format.number(o["minimumRatio"])):1; \(Format.number(o["largeTextRatio"])):1 for text of at least "
             + "\(Format.number(o["largeTextPoints"])) pt or \(Format.number(o["largeBoldTextPoints"])) pt bold"
     }
+
+    /// The weight a label in `style` is drawn with: the renderer draws the styles iOS sets in
+    /// Semibold (`headline`) with pango's semibold, 600, and the others regular, 400.
+    static func weight(_ style: TextStyle) -> Int { style.isBold ? 600 : 400 }
+
+    /// WCAG's bold: a weight of 700 or more (the large-text note of 1.4.3 counts bold, not semibold).
+    static let boldWeight = 700
+
+    static func isBold(_ style: TextStyle) -> Bool { weight(style) >= boldWeight }
 
     /// The ratio a label of `points` needs.
     static func required(points: Double, bold: Bool, _ o: RuleOptions) -> Double {
@@ -59,12 +69,12 @@ public struct TextContrastRule: AuditRule {
                 let seen = bucket.color.composited(over: surface)
                 let ratio = contrastRatio(seen, surface)
                 let sizes = Array(Set(bucket.items.map { input.items[$0].variant.dynamicType })).sorted()
-                let failing = sizes.filter { ratio < Self.required(points: label.points($0), bold: label.textStyle.isBold, o) }
+                let failing = sizes.filter { ratio < Self.required(points: label.points($0), bold: Self.isBold(label.textStyle), o) }
                 let passingLarge = sizes.filter { !failing.contains($0) }
                 if failing.isEmpty && !exempt { continue }
                 let shown = failing.isEmpty ? sizes : failing
                 let variants = bucket.items.map { input.items[$0].variant }.filter { shown.contains($0.dynamicType) }
-                let needs = Set(shown.map { Self.required(points: label.points($0), bold: label.textStyle.isBold, o) }).sorted()
+                let needs = Set(shown.map { Self.required(points: label.points($0), bold: Self.isBold(label.textStyle), o) }).sorted()
                 let colour = bucket.color.a < 1 ? "\(bucket.color.hex) (\(seen.hex) as seen)" : bucket.color.hex
                 let pts = shown.map { label.points($0) }
                 let range = pts.min()! == pts.max()! ? "\(Format.points(pts[0])) pt"
