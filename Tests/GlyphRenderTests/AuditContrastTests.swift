@@ -182,6 +182,34 @@ struct AuditContrastTests {
         #expect(box.run(NonTextContrastRule()).isEmpty)
     }
 
+    @Test("each size's border is checked: a #E5E5EA ring on the second size fails though the first size has no border")
+    func borderPerSize() throws {
+        let s = try AuditScene("""
+        { "name": "t", "control": "checkbox",
+          "sizes": { "flat": { "size": 20, "borderWidth": 0 }, "ringed": { "size": 20, "borderWidth": 1.5 } },
+          "states": ["unchecked", "checked"], "scales": [1, 2], "dynamicTypeSizes": ["L", "AX5"],
+          "themes": { "default": { "surface": "#FFFFFF", "border": "#E5E5EA", "fill": "#007AFF", "mark": "#FFFFFF" } } }
+        """)
+        #expect(s.spec.sizes.map(\.name) == ["flat", "ringed"] && s.spec.sizes[0].borderWidth == 0)
+        let findings = s.run(NonTextContrastRule())
+        let ring = try #require(findings.first { $0.subject == "ring" })
+        #expect(findings.filter { $0.subject == "ring" }.count == 1)
+        #expect(ring.severity == .error)
+        #expect(ring.variant == "t/square-ringed/*/default/unchecked@*x")
+        #expect(ring.numbers["ratio"] == contrastRatio(RGBA(hex: "#E5E5EA")!, .white))
+        #expect(ring.message == "ring #E5E5EA on #FFFFFF is \(Format.ratio(ring.numbers["ratio"]!)), needs 3:1")
+        // The checked box is filled (#007AFF, 4.02:1) in both sizes: nothing to report there.
+        #expect(findings.allSatisfy { $0.variant.contains("/unchecked@") })
+    }
+
+    @Test("sizes that measure the same share one finding")
+    func sizesMerge() throws {
+        let s = try AuditScene(preset: "design-system-checkbox", filter: ["theme=disabled", "dynamic-type=L", "scale=1"])
+        let ring = s.run(NonTextContrastRule()).filter { $0.subject == "ring" }
+        #expect(ring.count == 1)
+        #expect(ring.first?.variant == "design-system-checkbox/*/L/disabled/unchecked@1x")
+    }
+
     @Test("a token colour's finding points at the spec line and at the token file line of its value")
     func tokenLocation() throws {
         let s = try AuditScene(preset: "design-system-checkbox", filter: ["theme=disabled", "dynamic-type=L", "scale=1"])

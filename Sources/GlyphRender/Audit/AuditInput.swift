@@ -176,6 +176,18 @@ public final class AuditInput: Sendable {
         return order.map { groups[$0]! }
     }
 
+    /// The indices of `items` (a group) split by `key`, groups in order of first appearance.
+    public func groups<K: Hashable>(of indices: [Int], by key: (Variant) -> K) -> [[Int]] {
+        var order: [K] = []
+        var groups: [K: [Int]] = [:]
+        for i in indices {
+            let k = key(items[i].variant)
+            if groups[k] == nil { order.append(k) }
+            groups[k, default: []].append(i)
+        }
+        return order.map { groups[$0]! }
+    }
+
     /// The states of each variant: items that differ only in state, in the spec's state order.
     public func stateGroups() -> [[Int]] {
         groups { v in StateGroupKey(preset: v.preset, shape: v.shape, size: v.size, dt: v.dynamicType, theme: v.theme, scale: v.scale) }

@@ -53,25 +53,45 @@ public struct NonTextContrastRule: AuditRule {
     public func check(_ input: AuditInput, _ o: RuleOptions) -> [Finding] {
         let required = o["minimumRatio"]
         var out: [Finding] = []
-        // Authored colours: the same for every size, Dynamic Type size and scale.
+        // Authored colours: the same at every Dynamic Type size and scale. Which parts there are
+        // depends on the size (a size without a border has no ring), so each size is measured, and
+        // the sizes that measure the same are reported together.
         let groups = input.groups { v in [v.preset, v.theme, v.state.rawValue] }
         for group in groups {
             let item = input.items[group[0]]
             let spec = item.spec, v = item.variant
             guard let theme = spec.theme(named: v.theme) else { continue }
-            let variants = group.map { input.items[$0].variant }
-            for part in Self.parts(spec, theme: theme, state: v.state) {
-                out.append(contentsOf: authoredFinding(input, spec, theme, v.state, part, variants, required))
+            var merged: [(finding: Finding, variants: [Variant])] = []
+            for bySize in input.groups(of: group, by: { $0.size }) {
+                let variants = bySize.map { input.items[$0].variant }
+                let size = spec.size(named: variants[0].size)
+                for part in Self.parts(spec, size: size, theme: theme, state: v.state) {
+                    for f in authoredFinding(input, spec, theme, v.state, part, variants, required) {
+                        if let k = merged.firstIndex(where: { Self.sameMeasurement($0.finding, f) }) {
+                            merged[k].variants += variants
+                            merged[k].finding.variant = VariantGroupID.id(merged[k].variants)
+                        } else {
+                            merged.append((f, variants))
+                        }
+                    }
+                }
             }
+            out.append(contentsOf: merged.map(\.finding))
         }
         out.append(contentsOf: pixelFindings(input, required))
         return out
     }
 
+    /// Two findings of different sizes that say the same thing about the same colours.
+    static func sameMeasurement(_ a: Finding, _ b: Finding) -> Bool {
+        a.subject == b.subject && a.message == b.message && a.severity == b.severity && a.numbers == b.numbers
+            && a.values == b.values && a.location == b.location
+    }
+
     static func seen(_ c: RGBA, over bg: RGBA) -> RGBA { c.composited(over: bg) }
 
-    /// The parts of a control in one state, each with its adjacent colour.
-    static func parts(_ spec: Spec, theme: ThemeSpec, state: ControlState) -> [Part] {
+    /// The parts of a control of one size in one state, each with its adjacent colour.
+    static func parts(_ spec: Spec, size: SizeSpec?, theme: ThemeSpec, state: ControlState) -> [Part] {
         func color(_ r: ColorRole) -> RGBA? { theme.color(r, state: state)?.rgba }
         guard let surfaceAuthored = color(.surface) else { return [] }
         let surface = seen(surfaceAuthored, over: .white)
@@ -84,7 +104,7 @@ public struct NonTextContrastRule: AuditRule {
                 let trackSeen = seen(track, over: surface)
                 var part = Part(subject: trackName, name: trackName, foreground: track, foregroundSeen: trackSeen, background: surface,
                                 backgroundName: surfaceName, role: trackRole)
-                if let size = spec.sizes.first, size.borderWidth > 0, let border = color(.border) {
+                if let size, size.borderWidth > 0, let border = color(.border) {
                     part.alternative = (border, seen(border, over: trackSeen), .border, "border")
                 }
                 parts.append(part)
@@ -105,7 +125,7 @@ public struct NonTextContrastRule: AuditRule {
         let a = spec.appearance(state)
         var fillSeen: RGBA?
         if a.fill, let fill = color(.fill) { fillSeen = seen(fill, over: surface) }
-        let ring = a.ring && (spec.sizes.first?.borderWidth ?? 0) > 0 ? color(.border) : nil
+        let ring = a.ring && (size?.borderWidth ?? 0) > 0 ? color(.border) : nil
         if let fill = color(.fill), let fillSeen {
             var part = Part(subject: "fill", name: "fill", foreground: fill, foregroundSeen: fillSeen, background: surface,
                             backgroundName: surfaceName, role: .fill)
@@ -186,7 +206,7 @@ public struct NonTextContrastRule: AuditRule {
         let spec = item.spec, layout = item.layout, state = item.variant.state
         guard spec.control == .checkbox else { return [] }
         var out: [PixelPart] = []
-        for part in parts(spec, theme: theme, state: state) {
+        for part in parts(spec, size: spec.size(named: item.variant.size), theme: theme, state: state) {
             let ratio = contrastRatio(part.foregroundSeen, part.background)
             guard ratio >= required else { continue }
             switch part.role {
