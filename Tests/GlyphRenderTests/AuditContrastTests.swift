@@ -210,6 +210,81 @@ struct AuditContrastTests {
         #expect(ring.first?.variant == "design-system-checkbox/*/L/disabled/unchecked@1x")
     }
 
+    // Original-colour images (`"template": false`): measured on their rendered pixels.
+    static func ring(_ colour: String, width: Double = 1.8) -> String {
+        ##"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><rect x="2.9" y="2.9" width="18.2" height="18.2" rx="3.7" fill="none" stroke="COLOUR" stroke-width="WIDTH"/></svg>"##
+            .replacingOccurrences(of: "COLOUR", with: colour).replacingOccurrences(of: "WIDTH", with: Format.number(width))
+    }
+
+    static let darkOn = ##"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><rect x="2" y="2" width="20" height="20" rx="4.5" fill="#1C1C1E"/><path d="M7 12.4l3.3 3.3L17.2 8.4" fill="none" stroke="#FFFFFF" stroke-width="2.3"/></svg>"##
+
+    static func imageScene(off: String, on: String = darkOn, scales: [Int] = [1, 2, 3], disabled: Bool = false) throws -> AuditScene {
+        let extra = disabled ? ##", "disabled": { "surface": "#FFFFFF", "imageOpacity": 0.4 }"## : ""
+        return try AuditScene("""
+        { "name": "img", "control": "checkbox", "sizes": { "md": { "size": 24 } }, "frame": { "width": 24, "height": 24 },
+          "images": { "on": "on.svg", "off": "off.svg", "template": false },
+          "states": ["unchecked", "checked"], "scales": [\(scales.map(String.init).joined(separator: ", "))],
+          "dynamicTypeSizes": ["L"],
+          "themes": { "default": { "surface": "#FFFFFF" }\(extra) } }
+        """, files: ["off.svg": off, "on.svg": on])
+    }
+
+    @Test("an original-colour off image whose ring is #EEEEEE on white fails; a dark ring passes")
+    func originalColourImages() throws {
+        let faint = try Self.imageScene(off: Self.ring("#EEEEEE"))
+        let findings = faint.run(NonTextContrastRule())
+        #expect(findings.count == 1, "\(findings.map(\.message))")
+        let f = try #require(findings.first)
+        #expect(f.severity == .error && f.criterion == "1.4.11")
+        #expect(f.subject == "off image")
+        #expect(f.variant == "img/square-md/L/default/unchecked@*x")
+        #expect(f.numbers["outlineShare"] == 0)
+        #expect(f.numbers["requiredShare"] == 0.5)
+        // #EEEEEE is 1.16:1 against white (its own pixels can reach no more).
+        #expect(abs(f.numbers["bestPixelRatio"]! - contrastRatio(RGBA(hex: "#EEEEEE")!, .white)) < 0.01)
+        #expect(f.message.hasPrefix("off image (own colours) on #FFFFFF: 0% of its outline is within a pixel of ink reaching 3:1 (best pixel 1.1"),
+                "\(f.message)")
+        #expect(f.message.hasSuffix("at @3x, needs 50%"))
+        #expect(f.location?.keyPath == "images.off")
+
+        let dark = try Self.imageScene(off: Self.ring("#333333"))
+        #expect(dark.run(NonTextContrastRule()).isEmpty)
+        for i in dark.plan.items.indices {
+            let m = NonTextContrastRule.measureImage(dark.input.glyphs[i], surface: .white, required: 3)
+            #expect(m.share > 0.95 && m.best > 10, "\(dark.plan.items[i].variant.id): \(m)")
+        }
+    }
+
+    @Test("an original-colour image cannot pass on a few dark pixels: a faint ring with one dark dot fails")
+    func originalColourImageDot() throws {
+        let dotted = ##"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24"><rect x="2.9" y="2.9" width="18.2" height="18.2" rx="3.7" fill="none" stroke="#EEEEEE" stroke-width="1.8"/><circle cx="12" cy="2.9" r="1.2" fill="#000000"/></svg>"##
+        let s = try Self.imageScene(off: dotted, scales: [3])
+        let f = try #require(s.run(NonTextContrastRule()).first { $0.subject == "off image" })
+        #expect(f.severity == .error)
+        #expect(f.numbers["bestPixelRatio"]! > 15)  // the dot reaches 21:1 …
+        #expect(f.numbers["outlineShare"]! < 0.1)   // … but the outline does not
+    }
+
+    @Test("an original-colour image: a stroke too thin at @1x and @2x only warns there; the disabled theme is info")
+    func originalColourImageScales() throws {
+        // A 0.5 pt #767676 ring (4.54:1 as authored): 0.5 px at @1x, 1 px at @2x, 1.5 px at @3x.
+        let s = try Self.imageScene(off: Self.ring("#767676", width: 0.5), disabled: true)
+        let findings = s.run(NonTextContrastRule())
+        let warnings = findings.filter { $0.severity == .warning }
+        #expect(warnings.map(\.variant) == ["img/square-md/L/default/unchecked@1x", "img/square-md/L/default/unchecked@2x"])
+        #expect(warnings.allSatisfy { $0.subject == "off image pixels" && $0.numbers["outlineShare"]! < 0.5 })
+        #expect(warnings.map { $0.numbers["scale"] } == [1, 2])
+        #expect(warnings.first?.message.contains("stands out at @3x, but at @1x 0% of its outline") == true)
+        #expect(!findings.contains { $0.severity == .error })
+        let top = try s.index("img/square-md/L/default/unchecked@3x")
+        #expect(NonTextContrastRule.measureImage(s.input.glyphs[top], surface: .white, required: 3).share >= 0.5)
+        // The disabled theme (the image at 40 % opacity): reported as info for both states, never as an error or warning.
+        let disabled = findings.filter { $0.variant.contains("/disabled/") }
+        #expect(Set(disabled.map(\.subject)) == ["off image", "on image"])
+        #expect(disabled.allSatisfy { $0.severity == .info && $0.message.contains("inactive components are exempt from 3:1") })
+        #expect(disabled.allSatisfy { $0.variant.hasSuffix("@*x") })
+    }
+
     @Test("a token colour's finding points at the spec line and at the token file line of its value")
     func tokenLocation() throws {
         let s = try AuditScene(preset: "design-system-checkbox", filter: ["theme=disabled", "dynamic-type=L", "scale=1"])

@@ -20,18 +20,30 @@ public struct NonTextContrastRule: AuditRule {
     (or `disabled-…`) is exempt (1.4.11 exempts inactive components): its ratios are reported as info. \
     Also from the rendered pixels: when a ring, mark or image reaches the ratio as authored but no \
     pixel of it does at some display scale (a stroke thinner than a pixel is blended with the surface), \
-    a warning names the scale and sizes — that is what people see on such a screen.
+    a warning names the scale and sizes — that is what people see on such a screen. An image drawn in \
+    its own colours (not template) is measured on its pixels: its ink is every pixel more than 8 levels \
+    away from the surface in some channel, its outline the ink pixels next to a non-ink pixel, and at \
+    least `imageOutlineShare` (half) of the outline must lie within one pixel of ink that reaches the \
+    ratio against the surface. At the highest scale audited (the image closest to its SVG) a shortfall \
+    is an error; at a lower scale where only that scale falls short, a warning.
     """
     public let fix = """
     Darken (on light surfaces) or lighten (on dark surfaces) the failing colour until it reaches the \
-    ratio; for a switch, give the off track a colour or a border that reaches 3:1 against the surface. \
+    ratio; for a switch, give the off track a colour or a border that reaches 3:1 against the surface; \
+    for an original-colour image, outline it (or most of it) in a colour that reaches 3:1 in the SVG. \
     For the pixel warning, draw the stroke at least one pixel wide at @1x (e.g. 1 pt instead of 0.5 pt).
     """
     public let parameters = [
         RuleParameter("minimumRatio", 3, range: 1...21, "The contrast ratio the parts must reach (1.4.11: 3)."),
+        RuleParameter("imageOutlineShare", 0.5, range: 0...1,
+                      "Original-colour images: the share of the image's outline that must lie within one pixel of "
+                          + "ink reaching minimumRatio against the surface."),
     ]
 
-    public func threshold(_ o: RuleOptions) -> String { "\(Format.number(o["minimumRatio"])):1 against the adjacent colour" }
+    public func threshold(_ o: RuleOptions) -> String {
+        "\(Format.number(o["minimumRatio"])):1 against the adjacent colour; an original-colour image: "
+            + "\(Format.thresholdPercent(o["imageOutlineShare"])) of its outline next to ink reaching it"
+    }
 
     static func isExempt(_ theme: String) -> Bool { theme == "disabled" || theme.hasPrefix("disabled-") }
 
@@ -79,6 +91,7 @@ public struct NonTextContrastRule: AuditRule {
             out.append(contentsOf: merged.map(\.finding))
         }
         out.append(contentsOf: pixelFindings(input, required))
+        out.append(contentsOf: imageFindings(input, required, outlineShare: o["imageOutlineShare"]))
         return out
     }
 
@@ -348,5 +361,191 @@ public struct NonTextContrastRule: AuditRule {
                            location: input.colorLocation(item.spec, theme: theme, role: worst.role, state: v.state),
                            picture: .outline(v, worst.region))
         }
+    }
+
+    // MARK: Original-colour images
+
+    /// How an image drawn in its own colours stands out from the surface, on its rendered pixels.
+    struct ImageMeasure: Sendable, Equatable {
+        /// Ink pixels next to a non-ink pixel (or the edge of the glyph's area).
+        var outline: Int
+        /// Outline pixels with a pixel reaching the ratio within one pixel (3 × 3).
+        var covered: Int
+        /// The highest ratio any pixel reaches against the surface.
+        var best: Double
+
+        var share: Double { outline == 0 ? 0 : Double(covered) / Double(outline) }
+    }
+
+    /// A pixel is ink when one of its channels (seen over white) is more than this many levels away
+    /// from the surface's: 8 of 255, about 3 % coverage of black on white, so the faintest
+    /// anti-aliasing does not count as the image's outline.
+    static let inkLevels = 8
+
+    /// Measures one glyph: ink, its outline, and how much of the outline is next to ink that reaches
+    /// `required` against `surface` (seen over white). One pass to classify the pixels (the colour of a
+    /// run of equal pixels is classified once), one to walk the outline.
+    static func measureImage(_ g: GlyphPixels, surface: RGBA, required: Double) -> ImageMeasure {
+        let w = g.width, h = g.height, n = w * h
+        guard n > 0 else { return ImageMeasure(outline: 0, covered: 0, best: 1) }
+        let bg = surface.composited(over: .white)
+        let sr = Int((bg.r * 255).rounded()), sg = Int((bg.g * 255).rounded()), sb = Int((bg.b * 255).rounded())
+        let ls = bg.relativeLuminance
+        let table = SRGB.linearTable
+        let inkLevels = Self.inkLevels
+        var flags = [UInt8](repeating: 0, count: n)  // bit 0: ink, bit 1: reaches the ratio
+        var best = 1.0
+        g.pixels.withUnsafeBufferPointer { px in
+            flags.withUnsafeMutableBufferPointer { f in
+                var last = ~px[0]
+                var flag: UInt8 = 0
+                for p in 0..<n {
+                    let c = px[p]
+                    if c != last {
+                        last = c
+                        let r: Int, gg: Int, b: Int, l: Double
+                        if c >> 24 == 255 {
+                            r = Int(c & 0xFF); gg = Int((c >> 8) & 0xFF); b = Int((c >> 16) & 0xFF)
+                            l = relativeLuminance(linearR: table[r], linearG: table[gg], linearB: table[b])
+                        } else {
+                            let o = GlyphPixels.unpack(c).composited(over: .white)
+                            r = Int((o.r * 255).rounded()); gg = Int((o.g * 255).rounded()); b = Int((o.b * 255).rounded())
+                            l = o.relativeLuminance
+                        }
+                        let ink = max(abs(r - sr), abs(gg - sg), abs(b - sb)) > inkLevels
+                        let ratio = contrastRatio(luminance: l, ls)
+                        flag = (ink ? 1 : 0) | (ink && ratio >= required ? 2 : 0)
+                        if ink { best = max(best, ratio) }
+                    }
+                    f[p] = flag
+                }
+            }
+        }
+        var outline = 0, covered = 0
+        flags.withUnsafeBufferPointer { f in
+            for y in 0..<h {
+                for x in 0..<w {
+                    let p = y * w + x
+                    guard f[p] & 1 != 0 else { continue }
+                    let edge = x == 0 || y == 0 || x == w - 1 || y == h - 1
+                        || f[p - 1] & 1 == 0 || f[p + 1] & 1 == 0 || f[p - w] & 1 == 0 || f[p + w] & 1 == 0
+                    guard edge else { continue }
+                    outline += 1
+                    var near = false
+                    for yy in max(0, y - 1)...min(h - 1, y + 1) where !near {
+                        for xx in max(0, x - 1)...min(w - 1, x + 1) where f[yy * w + xx] & 2 != 0 {
+                            near = true
+                            break
+                        }
+                    }
+                    if near { covered += 1 }
+                }
+            }
+        }
+        return ImageMeasure(outline: outline, covered: covered, best: best)
+    }
+
+    /// Original-colour images: at the highest scale audited (closest to the SVG as authored) the
+    /// image's outline must mostly lie next to ink that reaches the ratio against the surface (error;
+    /// info for an exempt theme); at a lower scale where only that scale falls short, a warning.
+    func imageFindings(_ input: AuditInput, _ required: Double, outlineShare: Double) -> [Finding] {
+        let items = input.items
+        let candidates = items.indices.filter { i in
+            guard let images = items[i].spec.images, !images.template else { return false }
+            return items[i].spec.theme(named: items[i].variant.theme) != nil
+        }
+        guard !candidates.isEmpty else { return [] }
+        // Identical glyphs (the same pixels on the same surface) are measured once.
+        struct Job: Hashable { let glyph: Int; let surface: RGBA }
+        func surface(_ i: Int) -> RGBA {
+            let v = items[i].variant
+            return items[i].spec.theme(named: v.theme)?.color(.surface, state: v.state)?.rgba ?? .white
+        }
+        var jobs: [Job] = []
+        var jobIndex: [Job: Int] = [:]
+        var jobOf: [Int: Int] = [:]
+        for i in candidates {
+            let job = Job(glyph: input.sameGlyph[i], surface: surface(i))
+            if let k = jobIndex[job] {
+                jobOf[i] = k
+            } else {
+                jobIndex[job] = jobs.count
+                jobOf[i] = jobs.count
+                jobs.append(job)
+            }
+        }
+        let todo = jobs
+        let measured = input.parallelMap(todo.count) { k in
+            Self.measureImage(input.glyphs[todo[k].glyph], surface: todo[k].surface, required: required)
+        }
+        func measure(_ i: Int) -> ImageMeasure { measured[jobOf[i]!] }
+        func fails(_ i: Int) -> Bool { measure(i).share < outlineShare }
+
+        var out: [Finding] = []
+        for group in input.groups(of: candidates, by: { [$0.preset, $0.component, $0.theme, $0.state.rawValue] }) {
+            let first = items[group[0]]
+            let spec = first.spec, v = first.variant, images = spec.images!
+            let theme = spec.theme(named: v.theme)!
+            let exempt = Self.isExempt(theme.name)
+            let doc = images.image(for: v.state)
+            let name = doc === images.on ? "on" : doc === images.off ? "off" : "clear"
+            let top = group.map { items[$0].variant.scale }.max()!
+            let atTop = group.filter { items[$0].variant.scale == top }
+            let failingTop = atTop.filter(fails)
+            let bg = surface(group[0]).composited(over: .white)
+            let location = input.location(spec, "images.\(name)")
+            func describe(_ m: ImageMeasure) -> String {
+                "\(Format.percent(m.share, threshold: outlineShare, failsBelow: true)) of its outline is within a pixel of "
+                    + "ink reaching \(Format.number(required)):1 (best pixel \(Format.ratio(m.best)))"
+            }
+            func numbers(_ m: ImageMeasure, scale: Int) -> [String: Double] {
+                ["outlineShare": m.share, "requiredShare": outlineShare, "bestPixelRatio": m.best, "required": required,
+                 "outlinePixels": Double(m.outline), "scale": Double(scale)]
+            }
+            // The error (or info): the sizes where the image falls short at the highest scale, at
+            // every scale where it falls short there too.
+            let shown = exempt ? atTop : failingTop
+            if !shown.isEmpty {
+                let sizes = Set(shown.map { items[$0].variant.dynamicType })
+                let variants = group.filter { sizes.contains(items[$0].variant.dynamicType) && (exempt || fails($0)) }
+                let worst = shown.min { measure($0).share < measure($1).share }!
+                let m = measure(worst)
+                var message = "\(name) image (own colours) on \(bg.hex): \(describe(m)) at @\(top)x"
+                if exempt {
+                    message += " (\(theme.name): inactive components are exempt from \(Format.number(required)):1)"
+                } else {
+                    message += ", needs \(Format.thresholdPercent(outlineShare))"
+                }
+                if m.outline == 0 { message += "; the image draws nothing that stands out from the surface" }
+                out.append(Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
+                                   variant: VariantGroupID.id(variants.map { items[$0].variant }), subject: "\(name) image",
+                                   message: message, numbers: numbers(m, scale: top),
+                                   values: ["image": doc.path, "background": bg.hex, "theme": theme.name],
+                                   sizes: Array(sizes), location: location,
+                                   picture: items[worst].layout.image.map { .outline(items[worst].variant, $0) }))
+            }
+            if exempt { continue }
+            // Warnings: lower scales that fall short where the highest scale does not.
+            let passingTop = Set(atTop.filter { !fails($0) }.map { items[$0].variant.dynamicType })
+            var byScale: [Int: [Int]] = [:]
+            for i in group where items[i].variant.scale < top && passingTop.contains(items[i].variant.dynamicType) && fails(i) {
+                byScale[items[i].variant.scale, default: []].append(i)
+            }
+            for scale in byScale.keys.sorted() {
+                let ms = byScale[scale]!
+                let worst = ms.min { measure($0).share < measure($1).share }!
+                let m = measure(worst)
+                let sizes = ms.map { items[$0].variant.dynamicType }
+                let message = "\(name) image (own colours) on \(bg.hex) stands out at @\(top)x, but at @\(scale)x "
+                    + "\(describe(m)), needs \(Format.thresholdPercent(outlineShare)) at \(Format.sizes(sizes))"
+                out.append(Finding(rule: id, severity: .warning, criterion: criterion,
+                                   variant: VariantGroupID.id(ms.map { items[$0].variant }), subject: "\(name) image pixels",
+                                   message: message, numbers: numbers(m, scale: scale),
+                                   values: ["image": doc.path, "background": bg.hex, "theme": theme.name],
+                                   sizes: sizes, location: location,
+                                   picture: items[worst].layout.image.map { .outline(items[worst].variant, $0) }))
+            }
+        }
+        return out
     }
 }
