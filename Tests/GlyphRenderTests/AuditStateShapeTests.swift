@@ -12,6 +12,19 @@ struct AuditStateShapeTests {
     static let filled = ##"{ "unchecked": { "ring": false, "fill": true, "mark": "none" }, "checked": { "ring": false, "fill": true, "mark": "none" } }"##
     static let rings = ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" }, "checked": { "ring": true, "fill": false, "mark": "none" } }"##
 
+    /// Every pair of states of the scene (indices into its plan).
+    static func pairs(_ s: AuditScene) -> [(Int, Int)] {
+        s.input.stateGroups().flatMap { g in (0..<g.count).flatMap { a in ((a + 1)..<g.count).map { (g[a], g[$0]) } } }
+    }
+
+    /// No pair of the scene is a recolouring: the colour mapping breaks on well over the 2 % tolerance.
+    func expectNotRecoloured(_ s: AuditScene, above: Double = 0.05, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        for (a, b) in Self.pairs(s) {
+            let share = StateShapeRule.inconsistentShare(s.input, a, b)
+            #expect(share > above, "\(s.plan.items[a].variant.id) vs \(s.plan.items[b].variant.state): \(share)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Every pair of the scene fails, in exactly `views`.
     func expectFails(_ scene: AuditScene, in views: Set<String>, pairs: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let findings = scene.run(rule)
@@ -54,6 +67,8 @@ struct AuditStateShapeTests {
             let shares = StateShapeRule.shares(s.input, i, i + 1)
             for (view, share) in shares { #expect(share > 0.05, "\(view) \(share) at \(s.plan.items[i].variant.id)") }
         }
+        // The surface inside the ring becomes the fill while the surface outside stays: not a recolouring.
+        expectNotRecoloured(s, above: 0.4)
     }
 
     @Test("a green #2E7D32 fill with a red #D32F2F tick vs the same fill without it fails, naming protanopia and deuteranopia")
@@ -114,6 +129,7 @@ struct AuditStateShapeTests {
     func minusImage() throws {
         let s = try AuditScene(Self.threeState(useOffImageForClear: false), files: Self.images)
         #expect(s.run(rule).isEmpty)
+        expectNotRecoloured(s)
     }
 
     @Test("a switch whose knob moves from left to right, colours unchanged, passes")
@@ -126,6 +142,53 @@ struct AuditStateShapeTests {
         #expect(s.run(rule).isEmpty)
         let shares = StateShapeRule.shares(s.input, 0, 1)
         for (view, share) in shares { #expect(share > 0.2, "\(view)") }
+        expectNotRecoloured(s, above: 0.5)
+    }
+
+    @Test("a filled box: checked (tick) vs mixed (dash) passes at @2x and @3x, and is never a recolouring")
+    func tickVersusDash() throws {
+        let s = try AuditScene(SpecText.checkbox(states: ["checked", "mixed"],
+            appearance: ##"{ "checked": { "ring": false, "fill": true, "mark": "check" }, "mixed": { "ring": false, "fill": true, "mark": "dash" } }"##,
+            theme: ##"{ "surface": "#FFFFFF", "fill": "#007AFF", "mark": "#FFFFFF" }"##,
+            size: ##"{ "size": 20, "cornerRadius": 4, "borderWidth": 1.5, "markSize": 12, "markWeight": 2 }"##))
+        #expect(s.run(rule).allSatisfy { $0.variant.hasSuffix("@1x") })
+        // Lowest at xS @1x (a 10 px mark in a 17 px box): 0.047, over twice the 2 % tolerance.
+        expectNotRecoloured(s, above: 0.04)
+    }
+
+    @Test("a lightness-only change fails: the same ring #333333 → #ECECEC on white, and the same filled square")
+    func lightnessOnly() throws {
+        for (appearance, role) in [(Self.rings, "border"), (Self.filled, "fill")] {
+            let s = try AuditScene(SpecText.checkbox(appearance: appearance,
+                theme: ##"{ "surface": "#FFFFFF", "ROLE": "#333333", "states": { "checked": { "ROLE": "#ECECEC" } } }"##
+                    .replacingOccurrences(of: "ROLE", with: role)))
+            let findings = s.run(rule)
+            #expect(findings.count == 9, "\(role)")
+            for f in findings {
+                #expect(Set(f.values["failingViews"]!.split(separator: ",")) == ["greyscale", "protanopia", "deuteranopia", "tritanopia"])
+                // The faint #ECECEC edge falls below the boundary threshold, so the boundaries alone
+                // seem to change (the old rule passed this); the colour mapping is what catches it.
+                #expect(StructureMap.views.allSatisfy { f.numbers["share.\($0.rawValue)"]! >= 0.025 }, "\(f.message)")
+                #expect(f.numbers["inconsistentShare"] == 0)
+                #expect(f.message.hasPrefix("unchecked vs checked: only the colours change, so the shape is the same in every view; "
+                                            + "fails in greyscale, protanopia, deuteranopia, tritanopia (each colour"), "\(f.message)")
+                #expect(f.message.contains("0% of the edge pixels break that mapping, under the 2% that makes a change of shape"))
+            }
+            // recolourTolerance 0 turns the check off, and the boundaries alone pass the pair.
+            #expect(s.run(rule, ["recolourTolerance": 0]).isEmpty)
+        }
+    }
+
+    @Test("a hollow box that fills is not a recolouring at any size: the surface outside stays, the inside fills")
+    func hollowToFilledLarge() throws {
+        // 44 pt at AX5 and @3x: a 400 px box with its 2 px margin of surface. Measured on the edge
+        // pixels, not the ink, the broken mapping does not shrink as the box grows.
+        let s = try AuditScene(SpecText.checkbox(
+            appearance: ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" }, "checked": { "ring": true, "fill": true, "mark": "none" } }"##,
+            theme: ##"{ "surface": "#FFFFFF", "border": "#000000", "fill": "#007AFF" }"##,
+            size: ##"{ "size": 44, "cornerRadius": 3, "borderWidth": 1 }"##))
+        expectNotRecoloured(s, above: 0.2)
+        #expect(s.run(rule).allSatisfy { !$0.message.contains("only the colours change") })
     }
 
     @Test("the threshold is configurable: at minimumShare 1 even a real shape change fails")

@@ -19,7 +19,11 @@ public struct StateShapeRule: AuditRule {
     least `colorDistance`). A boundary pixel of one state is changed when the other state has no \
     boundary within one pixel; the share is changed / all boundary pixels of both states. A change of \
     colour alone keeps the boundaries where they were (share near 0); a new mark, a moved knob or a \
-    hollow box becoming filled with a colour that stands out moves or adds boundaries.
+    hollow box becoming filled with a colour that stands out moves or adds boundaries. A pure \
+    recolouring fails in every view whatever its share (a faint colour can lose its boundaries): \
+    comparing the pixels that are flat (3 × 3 of one colour) in either state, when each colour of one \
+    state meets one colour of the other and back, except on less than `recolourTolerance` of the edge \
+    pixels (those not flat in one state or the other), the states are the same regions in other colours.
     """
     public let fix = """
     Change the glyph's shape between states: add or remove a mark (tick, dash), fill the box with a \
@@ -33,6 +37,9 @@ public struct StateShapeRule: AuditRule {
                       "The contrast ratio at which two greyscale pixels count as different regions."),
         RuleParameter("colorDistance", 0.12, range: 0.001...2,
                       "The OKLab distance at which two simulated colours count as different regions."),
+        RuleParameter("recolourTolerance", 0.02, range: 0...1,
+                      "Two states whose colours map one to one, except on less than this share of the glyph's ink, "
+                          + "are a recolouring and fail whatever their boundaries (0: off)."),
     ]
 
     public func threshold(_ o: RuleOptions) -> String {
@@ -43,6 +50,7 @@ public struct StateShapeRule: AuditRule {
     public func check(_ input: AuditInput, _ o: RuleOptions) -> [Finding] {
         let thresholds = StructureMap.Thresholds(greyRatio: o["greyscaleRatio"], colorDistance: o["colorDistance"])
         let minimum = o["minimumShare"]
+        let tolerance = o["recolourTolerance"]
         let groups = input.stateGroups().filter { $0.count > 1 }
         // Structure maps of the distinct glyphs only (a glyph that does not scale is the same at every
         // Dynamic Type size), computed in parallel; then the shares of each distinct pair once.
@@ -65,6 +73,7 @@ public struct StateShapeRule: AuditRule {
         let maps = input.parallelMap(glyphs.count) { k in
             StructureMap(glyphs[k], indexed[k], features: indexed[k].colors.map { features[$0]! }, thresholds)
         }
+        let regions = input.parallelMap(glyphs.count) { k in RegionMap(glyphs[k], indexed[k]) }
         struct Pair: Hashable { let a: Int, b: Int }
         var pairs: [Pair] = []
         var seen = Set<Pair>()
@@ -77,20 +86,31 @@ public struct StateShapeRule: AuditRule {
             }
         }
         let todo = pairs
-        let computed = input.parallelMap(todo.count) { k in StructureMap.changedShare(maps[todo[k].a], maps[todo[k].b]) }
-        let shares = Dictionary(uniqueKeysWithValues: zip(pairs, computed))
+        let computed = input.parallelMap(todo.count) { k in
+            (StructureMap.changedShare(maps[todo[k].a], maps[todo[k].b]),
+             RegionMap.inconsistentShare(regions[todo[k].a], regions[todo[k].b]))
+        }
+        let measured = Dictionary(uniqueKeysWithValues: zip(pairs, computed))
         var out: [Finding] = []
         for group in groups {
             for a in 0..<group.count {
                 for b in (a + 1)..<group.count {
-                    let s = shares[Pair(a: slot[input.sameGlyph[group[a]]]!, b: slot[input.sameGlyph[group[b]]]!)]!
-                    let failing = StructureMap.views.indices.filter { s[$0] < minimum }
+                    let (s, inconsistent) = measured[Pair(a: slot[input.sameGlyph[group[a]]]!, b: slot[input.sameGlyph[group[b]]]!)]!
+                    let recoloured = inconsistent < tolerance
+                    let failing = recoloured ? Array(StructureMap.views.indices) : StructureMap.views.indices.filter { s[$0] < minimum }
                     if failing.isEmpty { continue }
-                    out.append(finding(input, group[a], group[b], shares: s, failing: failing, minimum: minimum))
+                    out.append(finding(input, group[a], group[b], shares: s, failing: failing, minimum: minimum,
+                                       inconsistent: inconsistent, tolerance: tolerance))
                 }
             }
         }
         return out
+    }
+
+    /// The share of edge pixels that break a one-to-one colour mapping between two states (for tests and tuning).
+    public static func inconsistentShare(_ input: AuditInput, _ a: Int, _ b: Int) -> Double {
+        let ga = input.glyphs[a], gb = input.glyphs[b]
+        return RegionMap.inconsistentShare(RegionMap(ga, StructureMap.indexed(ga)), RegionMap(gb, StructureMap.indexed(gb)))
     }
 
     /// The shares of every pair of states, without thresholds applied (for tests and tuning).
@@ -101,7 +121,8 @@ public struct StateShapeRule: AuditRule {
         return Dictionary(uniqueKeysWithValues: zip(StructureMap.views, s))
     }
 
-    func finding(_ input: AuditInput, _ a: Int, _ b: Int, shares: [Double], failing: [Int], minimum: Double) -> Finding {
+    func finding(_ input: AuditInput, _ a: Int, _ b: Int, shares: [Double], failing: [Int], minimum: Double,
+                 inconsistent: Double, tolerance: Double) -> Finding {
         let va = input.items[a].variant, vb = input.items[b].variant
         let spec = input.items[b].spec
         let views = StructureMap.views
@@ -110,9 +131,21 @@ public struct StateShapeRule: AuditRule {
             "\(views[$0].rawValue) \(Format.percent(shares[$0], threshold: minimum, failsBelow: true))"
         }.joined(separator: ", ")
         let failNames = failing.map { views[$0].rawValue }
-        var message = "\(subject): the glyph's shape changes over \(list) of its boundaries, needs "
-            + "\(Format.thresholdPercent(minimum)) in every view; fails in \(failNames.joined(separator: ", "))"
-        var numbers: [String: Double] = ["minimumShare": minimum]
+        let identical = input.sameGlyph[a] == input.sameGlyph[b]
+        var message: String
+        if inconsistent < tolerance && !identical {
+            // A recolouring: fails whatever the boundaries (a faint colour can drop below the boundary
+            // threshold and seem to change the shape).
+            message = "\(subject): only the colours change, so the shape is the same in every view; fails in "
+                + "\(failNames.joined(separator: ", ")) (each colour of one state is drawn in one colour of the other: "
+                + "\(Format.percent(inconsistent, threshold: tolerance, failsBelow: true)) of the edge pixels break that "
+                + "mapping, under the \(Format.thresholdPercent(tolerance)) that makes a change of shape; the boundaries "
+                + "change over \(list))"
+        } else {
+            message = "\(subject): the glyph's shape changes over \(list) of its boundaries, needs "
+                + "\(Format.thresholdPercent(minimum)) in every view; fails in \(failNames.joined(separator: ", "))"
+        }
+        var numbers: [String: Double] = ["minimumShare": minimum, "inconsistentShare": inconsistent, "recolourTolerance": tolerance]
         for (i, v) in views.enumerated() { numbers["share.\(v.rawValue)"] = shares[i] }
         // The spec key that draws the states: images, appearance, or the theme's colours.
         var key: String
@@ -137,6 +170,7 @@ public struct StateShapeRule: AuditRule {
         } else {
             key = "themes.\(va.theme)"
         }
+        if identical && !message.hasSuffix(")") { message += " (both states draw the same pixels)" }
         return Finding(rule: id, severity: defaultSeverity, criterion: criterion, variant: vb.id, subject: subject,
                        message: message, numbers: numbers,
                        values: ["failingViews": failNames.joined(separator: ","), "other": va.id],
