@@ -11,8 +11,11 @@ enum AuditCommand {
         Renders the selected variants in memory and runs every rule (`glyphaudit rules` lists them). Prints
         the findings grouped by preset and rule with counts, then the details; with --json, prints them as JSON
         on stdout instead. Findings a baseline accepts (the config's "accepted" list, or --baseline FILE) are
-        shown but never fail the run. --write-baseline FILE writes every open warning and error into FILE as
-        accepted (keeping reasons already given) and exits 0. --evidence DIR writes a picture proving each
+        shown but never fail the run; an entry that recorded a finding's message accepts it only while the
+        message is the same (a finding that changed or got worse shows as new again), and while entries that
+        accept findings keep the placeholder reason "TODO: …" a warning on stderr says how many and where.
+        --write-baseline FILE writes every open warning and error into FILE as accepted, with its message and
+        severity (keeping reasons already given; new ones say "TODO: …"), and exits 0. --evidence DIR writes a picture proving each
         finding. With no --preset and no --spec, the four built-in presets are audited.
         Exit status: 0 clean; 1 open findings at or above --fail-on (default: error); 2 bad input.
         """,
@@ -76,9 +79,14 @@ enum AuditCommand {
             try EvidencePainter.write(&result, input: input, to: URL(fileURLWithPath: dir))
         }
         if let file = args.value("write-baseline") {
-            try AtomicFile.write(AuditConfig.baselineData(for: result, previous: config.accepted), to: URL(fileURLWithPath: file))
+            let data = AuditConfig.baselineData(for: result, previous: config.accepted)
+            try AtomicFile.write(data, to: URL(fileURLWithPath: file))
             let n = Set(result.findings.filter { $0.severity >= .warning }.map { "\($0.rule) \($0.variant) \($0.subject)" }).count
-            Console.info("wrote \(n) accepted findings to \(file)")
+            let todo = (try? AuditConfig.loadBaseline(file: file))?.filter(\.hasPlaceholderReason).count ?? 0
+            Console.info("wrote \(n) accepted findings to \(file)"
+                         + (todo > 0 ? " (\(todo) with a \"\(AcceptedFinding.placeholderPrefix): …\" reason to replace)" : ""))
+        } else {
+            for w in result.placeholderWarnings { Console.info("glyphaudit: " + w) }
         }
         if args.flag("json") {
             var data = result.jsonData()
@@ -197,13 +205,24 @@ enum AuditText {
                 if let p = f.picturePath { out += "           evidence: \(p)\n" }
             }
         }
-        if !result.unusedAccepted.isEmpty {
-            out += "\nBaseline entries that matched no finding (fixed, or stale):\n"
-            for a in result.unusedAccepted {
-                out += "  \(a.rule)  \(a.variant)\(a.subject.map { "  \($0)" } ?? "")"
-                if let file = a.file { out += "  (\(file)\(a.line.map { ":\($0)" } ?? ""))" }
-                out += "\n"
+        func entry(_ a: AcceptedFinding) -> String {
+            var s = "  \(a.rule)  \(a.variant)\(a.subject.map { "  \($0)" } ?? "")"
+            if let file = a.file { s += "  (\(file)\(a.line.map { ":\($0)" } ?? ""))" }
+            return s + "\n"
+        }
+        if !result.changedAccepted.isEmpty {
+            out += "\nBaseline entries whose finding changed since it was accepted (open again):\n"
+            for c in result.changedAccepted {
+                out += entry(c.entry)
+                if let m = c.entry.message { out += "      accepted: \(m)\n" }
+                if let s = c.entry.severity, s != c.now.severity { out += "      accepted as \(s.rawValue), now \(c.now.severity.rawValue)\n" }
+                out += "      now:      \(c.now.message)\n"
             }
+        }
+        let stale = result.unusedAccepted.filter { a in !result.changedAccepted.contains { $0.entry == a } }
+        if !stale.isEmpty {
+            out += "\nBaseline entries that matched no finding (fixed, or stale):\n"
+            for a in stale { out += entry(a) }
         }
         return out
     }

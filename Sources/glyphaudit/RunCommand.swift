@@ -103,6 +103,7 @@ enum RunCommand {
         let input = AuditInput(plan: plan, rasters: rasters, jobs: jobs)
         let auditor = Auditor(config: config)
         var audit = auditor.run(input)
+        for w in audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
         let wantPictures = formats.contains(.html)
         if wantPictures {
             progress.stage("drawing evidence")

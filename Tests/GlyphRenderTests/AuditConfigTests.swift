@@ -39,6 +39,10 @@ struct AuditConfigTests {
               (#"{ "version": 1, "accepted": [ { "rule": "clipping", "variant": "a" } ] }"#, "accepted[0]", "missing required key \"reason\""),
               (#"{ "version": 1, "accepted": [ { "rule": "clipping", "variant": "a", "reason": " " } ] }"#, "accepted[0].reason", "give the reason"),
               (#"{ "version": 1, "accepted": [ { "rule": "clipping", "variant": "a", "reason": "r", "why": 1 } ] }"#, "accepted[0].why", "unknown key"),
+              (#"{ "version": 1, "accepted": [ { "rule": "clipping", "variant": "a", "reason": "r", "severity": "fatal" } ] }"#,
+               "accepted[0].severity", "unknown value \"fatal\""),
+              (#"{ "version": 1, "accepted": [ { "rule": "clipping", "variant": "a", "reason": "r", "message": 3 } ] }"#,
+               "accepted[0].message", "expected a string"),
           ])
     func errors(_ text: String, _ keyPath: String, _ message: String) {
         do {
@@ -111,6 +115,104 @@ struct AuditConfigTests {
         let again = Auditor(config: config).run(s.input)
         #expect(again.open.allSatisfy { $0.severity == .info })
         #expect(again.unusedAccepted.isEmpty)
+    }
+
+    /// A ring of `colour` on white: one nontext-contrast error (the ring) when it is under 3:1.
+    static func faintRing(_ colour: String) throws -> AuditScene {
+        try AuditScene(SpecText.checkbox(states: ["unchecked"], appearance: ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" } }"##,
+                                         theme: ##"{ "surface": "#FFFFFF", "border": "COLOUR" }"##.replacingOccurrences(of: "COLOUR", with: colour),
+                                         scales: [2], sizes: ["L"]))
+    }
+
+    static func writeBaseline(_ result: AuditResult, previous: [AcceptedFinding] = []) throws -> (URL, [AcceptedFinding]) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("baseline-\(UUID().uuidString).json")
+        try AuditConfig.baselineData(for: result, previous: previous).write(to: file)
+        return (file, try AuditConfig.loadBaseline(contentsOf: file))
+    }
+
+    @Test("a written baseline records each finding's message and severity; a finding that got worse is no longer accepted")
+    func worseFindingIsNew() throws {
+        // #C7C7CC is 1.68:1 on white; #D1D1D6 is lighter, 1.52:1 — the same finding, worse.
+        let before = try Self.faintRing("#C7C7CC"), after = try Self.faintRing("#D1D1D6")
+        let first = Auditor().run(before.input)
+        let ring = try #require(first.findings.first { $0.subject == "ring" })
+        let (file, entries) = try Self.writeBaseline(first)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let entry = try #require(entries.first { $0.subject == "ring" })
+        #expect(entry.message == ring.message && entry.severity == .error)
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text.contains("\"message\" : \"ring #C7C7CC on #FFFFFF is 1.68:1, needs 3:1\""))
+
+        var config = AuditConfig()
+        config.accepted = entries.map { var e = $0; e.reason = "known, DS-7"; return e }
+        let same = Auditor(config: config).run(before.input)
+        #expect(same.open.isEmpty && same.unusedAccepted.isEmpty && same.changedAccepted.isEmpty)
+
+        let worse = Auditor(config: config).run(after.input)
+        let open = try #require(worse.open.first { $0.subject == "ring" })
+        #expect(open.message == "ring #D1D1D6 on #FFFFFF is 1.52:1, needs 3:1")
+        #expect(worse.fails(at: .error))
+        #expect(worse.changedAccepted.count == 1)
+        #expect(worse.changedAccepted.first?.entry.message == ring.message)
+        #expect(worse.changedAccepted.first?.now.message == open.message)
+        // Without the recorded message the old entry would have accepted it.
+        config.accepted = config.accepted.map { var e = $0; e.message = nil; e.severity = nil; return e }
+        #expect(Auditor(config: config).run(after.input).open.isEmpty)
+    }
+
+    @Test("an entry that recorded a severity accepts nothing above it")
+    func severityRecorded() throws {
+        let s = try AuditScene(Self.undersized)
+        let f = try #require(Auditor().run(s.input).findings.first)
+        #expect(f.severity == .error)
+        let asWarning = AcceptedFinding(rule: f.rule, variant: f.variant, subject: f.subject, reason: "r", message: f.message, severity: .warning)
+        let asError = AcceptedFinding(rule: f.rule, variant: f.variant, subject: f.subject, reason: "r", message: f.message, severity: .error)
+        #expect(!asWarning.matches(f) && asError.matches(f))
+        let result = Auditor(config: AuditConfig(accepted: [asWarning])).run(s.input)
+        #expect(result.open.count == 1 && result.changedAccepted.count == 1)
+    }
+
+    @Test("while accepted findings keep the written TODO reason, the audit says how many and where")
+    func placeholderReasons() throws {
+        let s = try Self.faintRing("#C7C7CC")
+        let (file, entries) = try Self.writeBaseline(Auditor().run(s.input))
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(!entries.isEmpty && entries.allSatisfy(\.hasPlaceholderReason))
+        #expect(entries.allSatisfy { $0.reason.hasPrefix("TODO: say why this error is accepted (") })
+        let result = Auditor(config: AuditConfig(accepted: entries)).run(s.input)
+        #expect(result.open.isEmpty)  // still accepted: a placeholder passes validation …
+        #expect(result.placeholderReasons.count == 1)
+        #expect(result.placeholderReasons.first?.file == file.path)
+        #expect(result.placeholderReasons.first?.entries == entries.count)
+        // … but is reported, once per file, with the count and the file.
+        #expect(result.placeholderWarnings == [
+            "warning: \(entries.count == 1 ? "1 accepted finding keeps" : "\(entries.count) accepted findings keep") the placeholder "
+                + "reason \"TODO: …\" in \(file.path); replace it with the real reason each is accepted",
+        ])
+        let real = entries.map { var e = $0; e.reason = "known, DS-7"; return e }
+        let fixed = Auditor(config: AuditConfig(accepted: real)).run(s.input)
+        #expect(fixed.placeholderReasons.isEmpty && fixed.placeholderWarnings.isEmpty)
+        // Rewriting keeps the real reasons; a placeholder that accepts nothing is not reported.
+        let (again, rewritten) = try Self.writeBaseline(fixed, previous: real)
+        defer { try? FileManager.default.removeItem(at: again) }
+        #expect(rewritten.allSatisfy { $0.reason == "known, DS-7" })
+        let stale = AcceptedFinding(rule: "clipping", variant: "t/*", reason: "TODO: say why", file: "x.json")
+        #expect(Auditor(config: AuditConfig(accepted: real + [stale])).run(s.input).placeholderReasons.isEmpty)
+    }
+
+    @Test("rewriting a baseline after a finding changed asks for a new reason and names the old one")
+    func rewriteChanged() throws {
+        let before = Auditor().run(try Self.faintRing("#C7C7CC").input)
+        let (file, entries) = try Self.writeBaseline(before)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let real = entries.map { var e = $0; e.reason = "known, DS-7"; return e }
+        let worse = Auditor(config: AuditConfig(accepted: real)).run(try Self.faintRing("#D1D1D6").input)
+        let (again, rewritten) = try Self.writeBaseline(worse, previous: real)
+        defer { try? FileManager.default.removeItem(at: again) }
+        let ring = try #require(rewritten.first { $0.subject == "ring" })
+        #expect(ring.hasPlaceholderReason)
+        #expect(ring.reason.hasSuffix("; it changed since it was accepted as \"known, DS-7\""))
+        #expect(ring.message == "ring #D1D1D6 on #FFFFFF is 1.52:1, needs 3:1")
     }
 
     @Test("variant patterns: * matches any run of characters")

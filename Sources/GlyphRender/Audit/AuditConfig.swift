@@ -27,25 +27,50 @@ public struct RuleSetting: Sendable, Equatable {
 
 /// A finding a team has accepted, with the reason. `variant` may use `*` for any run of characters
 /// (`rvs-checkbox/*/mixed@*x`); without `subject` it accepts every finding of the rule there.
+/// `message` and `severity` record what was accepted (`--write-baseline` writes both): an entry with
+/// a message accepts only a finding with that message, word for word — so a finding that got worse
+/// (a lower ratio, more sizes) or changed in any way is no longer accepted and shows as new — and an
+/// entry with a severity accepts nothing above it.
 public struct AcceptedFinding: Sendable, Equatable {
     public var rule: String
     public var variant: String
     public var subject: String?
     public var reason: String
+    /// The finding's message when it was accepted.
+    public var message: String?
+    /// The finding's severity when it was accepted.
+    public var severity: Severity?
     /// Where the entry was written, for messages.
     public var file: String?
     public var line: Int?
 
-    public init(rule: String, variant: String, subject: String? = nil, reason: String, file: String? = nil, line: Int? = nil) {
+    public init(rule: String, variant: String, subject: String? = nil, reason: String, message: String? = nil,
+                severity: Severity? = nil, file: String? = nil, line: Int? = nil) {
         self.rule = rule
         self.variant = variant
         self.subject = subject
         self.reason = reason
+        self.message = message
+        self.severity = severity
         self.file = file
         self.line = line
     }
 
+    /// What `--write-baseline` writes as the reason of a finding nobody has accepted yet.
+    public static let placeholderPrefix = "TODO"
+
+    /// The reason is still a placeholder (it starts with `TODO`).
+    public var hasPlaceholderReason: Bool { reason.hasPrefix(Self.placeholderPrefix) }
+
     public func matches(_ f: Finding) -> Bool {
+        guard matchesPlace(f) else { return false }
+        if let message, message != f.message { return false }
+        if let severity, f.severity > severity { return false }
+        return true
+    }
+
+    /// Whether the entry is about this finding's rule, variant and subject, whatever it recorded.
+    public func matchesPlace(_ f: Finding) -> Bool {
         guard f.rule == rule else { return false }
         if let subject, subject != f.subject { return false }
         return variant == f.variant || Self.glob(variant, f.variant)
@@ -78,6 +103,8 @@ public struct AcceptedFinding: Sendable, Equatable {
     func jsonObject() -> [String: Any] {
         var o: [String: Any] = ["rule": rule, "variant": variant, "reason": reason]
         if let subject { o["subject"] = subject }
+        if let message { o["message"] = message }
+        if let severity { o["severity"] = severity.rawValue }
         return o
     }
 }
@@ -192,7 +219,8 @@ public struct AuditConfig: Sendable, Equatable {
         var out: [AcceptedFinding] = []
         for (i, item) in try r.array(node, path).enumerated() {
             let p = "\(path)[\(i)]"
-            let m = try r.object(item, p, allowed: ["rule", "variant", "subject", "reason"], required: ["rule", "variant", "reason"])
+            let m = try r.object(item, p, allowed: ["rule", "variant", "subject", "reason", "message", "severity"],
+                                 required: ["rule", "variant", "reason"])
             let rule = try r.string(m["rule"]!, p + ".rule")
             guard rules.contains(where: { $0.id == rule }) else {
                 throw r.error(p + ".rule", m["rule"], "unknown rule \"\(rule)\"; rules: \(rules.map(\.id).joined(separator: ", "))")
@@ -201,24 +229,37 @@ public struct AuditConfig: Sendable, Equatable {
             if reason.isEmpty { throw r.error(p + ".reason", m["reason"], "give the reason the finding is accepted") }
             let variant = try r.string(m["variant"]!, p + ".variant")
             if variant.isEmpty { throw r.error(p + ".variant", m["variant"], "the variant id (or pattern with *) is empty") }
+            let severity = try m["severity"].map { n throws(InputError) in try r.choice(n, p + ".severity", Severity.self) }
             out.append(AcceptedFinding(rule: rule, variant: variant,
                                        subject: try m["subject"].map { n throws(InputError) in try r.string(n, p + ".subject") },
-                                       reason: reason, file: r.file, line: item.line))
+                                       reason: reason,
+                                       message: try m["message"].map { n throws(InputError) in try r.string(n, p + ".message") },
+                                       severity: severity, file: r.file, line: item.line))
         }
         return out
     }
 
-    /// A baseline accepting every open warning and error of `result` (`--write-baseline FILE`).
-    /// Reasons already given for the same finding in `previous` are kept.
+    /// A baseline accepting every open warning and error of `result` (`--write-baseline FILE`), each
+    /// entry recording the finding's message and severity. A reason already given for the same
+    /// finding in `previous` is kept; a finding that is new, or changed since its entry was written,
+    /// gets a placeholder reason (`TODO: …`, naming the earlier reason when there was one).
     public static func baselineData(for result: AuditResult, previous: [AcceptedFinding] = []) -> Data {
         var entries: [[String: Any]] = []
         var seen = Set<String>()
         for f in result.findings where f.severity >= .warning {
             let key = "\(f.rule)\u{0}\(f.variant)\u{0}\(f.subject)"
             if !seen.insert(key).inserted { continue }
-            let reason = f.accepted ?? previous.first { $0.matches(f) }?.reason
-                ?? "TODO: say why this \(f.severity.rawValue) is accepted (\(f.message))"
-            entries.append(AcceptedFinding(rule: f.rule, variant: f.variant, subject: f.subject, reason: reason).jsonObject())
+            let todo = "\(AcceptedFinding.placeholderPrefix): say why this \(f.severity.rawValue) is accepted (\(f.message))"
+            let reason: String
+            if let kept = f.accepted ?? previous.first(where: { $0.matches(f) })?.reason {
+                reason = kept
+            } else if let earlier = previous.first(where: { $0.matchesPlace(f) && !$0.hasPlaceholderReason }) {
+                reason = todo + "; it changed since it was accepted as \"\(earlier.reason)\""
+            } else {
+                reason = todo
+            }
+            entries.append(AcceptedFinding(rule: f.rule, variant: f.variant, subject: f.subject, reason: reason,
+                                           message: f.message, severity: f.severity).jsonObject())
         }
         let object: [String: Any] = ["version": 1, "accepted": entries]
         var data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()

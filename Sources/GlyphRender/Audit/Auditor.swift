@@ -73,8 +73,20 @@ public struct Auditor: Sendable {
             }
         }
         let unused = accepted.indices.filter { !used.contains($0) }.map { accepted[$0] }
-        return AuditResult(findings: findings, unusedAccepted: unused, rules: ran,
-                           presets: input.specs.map(\.name), variants: input.items.count)
+        // Entries that recorded a finding which is still there but changed (or got worse).
+        var changed: [(entry: AcceptedFinding, now: Finding)] = []
+        for entry in unused where entry.message != nil || entry.severity != nil {
+            if let now = findings.first(where: { $0.accepted == nil && entry.matchesPlace($0) }) { changed.append((entry, now)) }
+        }
+        var usedPlaceholders: [String: Int] = [:]
+        for k in used.sorted() where accepted[k].hasPlaceholderReason {
+            usedPlaceholders[accepted[k].file ?? "the configuration", default: 0] += 1
+        }
+        var result = AuditResult(findings: findings, unusedAccepted: unused, rules: ran,
+                                 presets: input.specs.map(\.name), variants: input.items.count)
+        result.changedAccepted = changed
+        result.placeholderReasons = usedPlaceholders.sorted { $0.key < $1.key }.map { (file: $0.key, entries: $0.value) }
+        return result
     }
 }
 
@@ -83,9 +95,24 @@ public struct AuditResult: Sendable {
     public var findings: [Finding]
     /// Baseline entries that matched no finding (the problem was fixed, or the entry is stale).
     public var unusedAccepted: [AcceptedFinding]
+    /// Unused entries whose finding is still there with another message or a higher severity: the
+    /// finding changed since it was accepted (it is open again).
+    public var changedAccepted: [(entry: AcceptedFinding, now: Finding)] = []
+    /// Per baseline file, how many entries that accept a finding still have the placeholder reason.
+    public var placeholderReasons: [(file: String, entries: Int)] = []
     public var rules: [String]
     public var presets: [String]
     public var variants: Int
+
+    /// The warning to print while accepted findings keep the placeholder reason `--write-baseline`
+    /// wrote, one line per file; empty when there are none.
+    public var placeholderWarnings: [String] {
+        placeholderReasons.map { p in
+            let n = p.entries == 1 ? "1 accepted finding keeps" : "\(p.entries) accepted findings keep"
+            return "warning: \(n) the placeholder reason \"\(AcceptedFinding.placeholderPrefix): …\" in \(p.file); "
+                + "replace it with the real reason each is accepted"
+        }
+    }
 
     /// Findings not accepted by a baseline.
     public var open: [Finding] { findings.filter { $0.accepted == nil } }
@@ -143,6 +170,11 @@ public struct AuditResult: Sendable {
             "summary": summary,
             "findings": list,
             "unusedAccepted": unusedAccepted.map { $0.jsonObject() },
+            "changedAccepted": changedAccepted.map { c -> [String: Any] in
+                var o = c.entry.jsonObject()
+                o["now"] = ["message": c.now.message, "severity": c.now.severity.rawValue, "variant": c.now.variant]
+                return o
+            },
         ]
     }
 
