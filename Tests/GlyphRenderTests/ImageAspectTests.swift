@@ -58,7 +58,7 @@ struct ImageAspectTests {
             #expect(abs(f.numbers["sourceWidth"]! - 40) < 0.1 && abs(f.numbers["sourceHeight"]! - 20) < 0.1)
             #expect(f.values["contentMode"] == "scaleToFill")
             #expect(f.message == "the \(name) image is drawn (contentMode scaleToFill) with its ink 44.0 × 44.0 pt (aspect 1.000); "
-                    + "the SVG's own ink is 40.0 × 20.0 (aspect 2.000): 50.0% off; allowed 1%; at xS L AX5")
+                    + "the SVG's own ink is 40.0 × 20.0 (aspect 2.000): 50% off; allowed 1%; at xS L AX5")
             #expect(f.location?.keyPath == "images.contentMode")
             #expect(f.location?.line == s.spec.lines["images.contentMode"])
             if case let .outline(_, r) = f.picture {

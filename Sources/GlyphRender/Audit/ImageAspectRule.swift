@@ -142,7 +142,7 @@ public struct ImageAspectRule: AuditRule {
             let message = "the \(name) image is drawn\(mode) with its ink \(Format.points(worst.ink.width)) × "
                 + "\(Format.points(worst.ink.height)) pt (aspect \(String(format: "%.3f", drawn))); the SVG's own ink is "
                 + "\(Format.points(sourceInk.width)) × \(Format.points(sourceInk.height)) (aspect \(String(format: "%.3f", source))): "
-                + "\(String(format: "%.1f%%", worst.off * 100)) off; allowed \(Format.percent(tolerance)); at \(Format.sizes(sizes))"
+                + "\(Format.percent(worst.off, threshold: tolerance, failsBelow: false)) off; allowed \(Format.thresholdPercent(tolerance)); at \(Format.sizes(sizes))"
             out.append(Finding(rule: id, severity: defaultSeverity, criterion: criterion,
                                variant: VariantGroupID.id(variants), subject: "\(name) image",
                                message: message,
