@@ -364,6 +364,64 @@ struct ExportTests {
         #expect(far < 153 * 93 / 100, "\(far) px differ")
     }
 
+    @Test("--vector svg: template images are the image's own paths in black, without <mask> or filter, at the PNG's coverage")
+    func templateSVG() throws {
+        let catalog = try AssetCatalog(specs: [try Presets.load("rvs-checkbox")], format: .svg)
+        #expect(catalog.imageSets.count == 3)
+        for set in catalog.imageSets {
+            #expect(set.template)
+            let image = try #require(set.images.first)
+            let data = try AssetCatalog.render(image, format: .svg)
+            let text = String(decoding: data, as: UTF8.self)
+            for banned in ["<mask", "<filter", "mask=", "filter=", "<image"] {
+                #expect(!text.contains(banned), "\(image.filename) has \(banned)")
+            }
+            #expect(text.contains("<path"), "\(image.filename): plain paths")
+            let colours = text.matches(of: /rgb\([^)]*\)/).map { String($0.output) }
+            #expect(!colours.isEmpty && colours.allSatisfy { $0 == "rgb(0%,0%,0%)" }, "\(image.filename): \(Set(colours))")
+            #expect(text.contains(#"width="44" height="44" viewBox="0 0 44 44""#))
+
+            // librsvg reads it back to the coverage the tinted PNG export has, at 3x.
+            let svg = try SVGDocument(data: data, name: image.filename, base: nil)
+            let fromSVG = Renderer.raster(svg: svg, width: 132, height: 132)
+            var layout = image.layout
+            layout.variant.scale = 3
+            let direct = Renderer.raster(layout, spec: image.spec, parts: [.glyph])
+            #expect(fromSVG.width == direct.width && fromSVG.height == direct.height)
+            var far = 0, inked = 0
+            for y in 0..<direct.height {
+                for x in 0..<direct.width {
+                    let a = fromSVG.pixel(x, y), b = direct.pixel(x, y)
+                    if abs(Int(a.a) - Int(b.a)) > 8 { far += 1 }
+                    if b.a > 0 { inked += 1 }
+                    if a.a > 0 { #expect(a.r == 0 && a.g == 0 && a.b == 0, "\(image.filename) at \(x),\(y)") }
+                }
+            }
+            #expect(inked > 132 * 132 / 20, "\(image.filename): something is drawn")
+            #expect(far == 0, "\(image.filename): \(far) px of coverage differ")
+        }
+        // A coloured, half-transparent template image: black, with its opacity kept.
+        let folder = TempFolder()
+        folder.write("on.svg", ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="#0A0" fill-opacity="0.5"/></svg>"##)
+        folder.write("off.svg", ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="none" stroke="#A00" stroke-width="2"/></svg>"##)
+        let spec = try loadSpec("""
+        { "name": "tpl", "control": "checkbox", "sizes": { "md": { "size": 24 } }, "states": ["unchecked", "checked"],
+          "images": { "on": "on.svg", "off": "off.svg", "template": true },
+          "themes": { "default": { "surface": "#FFFFFF", "tint": "#FF0000" } } }
+        """, in: folder).get()
+        for set in try AssetCatalog(specs: [spec], format: .svg).imageSets {
+            let text = String(decoding: try AssetCatalog.render(set.images[0], format: .svg), as: UTF8.self)
+            let colours = Set(text.matches(of: /rgb\([^)]*\)/).map { String($0.output) })
+            #expect(colours == ["rgb(0%,0%,0%)"], "\(set.name): \(colours)")
+            #expect(!text.contains("<mask"))
+            if set.name.hasSuffix("checked") && !set.name.hasSuffix("unchecked") { #expect(text.contains("fill-opacity:0.5"), "\(text)") }
+        }
+        // A non-template SVG keeps its colours (only templates are painted black).
+        let switchSVG = try AssetCatalog(specs: [try Presets.load("swiftui-switch")], format: .svg)
+        let text = String(decoding: try AssetCatalog.render(switchSVG.imageSets[1].images[0], format: .svg), as: UTF8.self)
+        #expect(text.matches(of: /rgb\([^)]*\)/).contains { $0.output != "rgb(0%,0%,0%)" })
+    }
+
     // MARK: Bad input
 
     @Test("bad input fails before anything is written")

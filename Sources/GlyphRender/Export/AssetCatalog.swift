@@ -10,7 +10,8 @@ import Foundation
 ///   have no slot in an image set and are not exported (see docs/export.md).
 /// - PNG at @1x, @2x and @3x, or one PDF or SVG with `"preserves-vector-representation" : true`.
 /// - Template images (an image checkbox with `template: true`) are drawn in one colour (black, with the
-///   image's coverage as alpha), marked `"template-rendering-intent" : "template"`, and have no dark
+///   image's coverage as alpha; as SVG, the image's own paths in black, with no mask), marked
+///   `"template-rendering-intent" : "template"`, and have no dark
 ///   variant (the tint decides the colour); everything else is marked `"original"`, so a toolbar or tab
 ///   bar does not flatten a coloured glyph into a template.
 ///
@@ -202,8 +203,23 @@ public struct AssetCatalog: Sendable {
         case .pdf:
             return Renderer.vector(image.layout, spec: image.spec, format: .pdf, parts: [.glyph])
         case .svg:
-            return unitlessSVGSize(Renderer.vector(image.layout, spec: image.spec, format: .svg, parts: [.glyph]))
+            guard image.spec.images?.template == true else {
+                return unitlessSVGSize(Renderer.vector(image.layout, spec: image.spec, format: .svg, parts: [.glyph]))
+            }
+            // A tinted template comes out of cairo as a <mask> with an alpha <filter>, which Xcode's SVG
+            // subset may not draw. Xcode uses only a template's alpha, so draw the image's own paths
+            // untinted and paint every colour black: the same coverage, in plain paths.
+            var plain = image.spec
+            plain.images?.template = false
+            return unitlessSVGSize(blackened(Renderer.vector(image.layout, spec: plain, format: .svg, parts: [.glyph])))
         }
+    }
+
+    /// Every colour of a cairo SVG (`rgb(r%,g%,b%)` in fills, strokes and gradient stops) made black;
+    /// opacities are separate properties and stay.
+    static func blackened(_ data: Data) -> Data {
+        let text = String(decoding: data, as: UTF8.self)
+        return Data(text.replacing(/rgb\(\s*[0-9.]+%\s*,\s*[0-9.]+%\s*,\s*[0-9.]+%\s*\)/, with: "rgb(0%,0%,0%)").utf8)
     }
 
     /// cairo sizes an SVG in `pt` (`width="20pt"`); CSS makes 1 pt = 4/3 px, and Xcode takes an SVG's
