@@ -110,3 +110,11 @@ struct Command: Sendable {
         return s
     }
 }
+
+/// What the environment says about the terminal.
+enum Terminal {
+    /// `NO_COLOR` set to a non-empty value turns colour off (no-color.org); set but empty, it does not.
+    static var noColor: Bool {
+        !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    }
+}

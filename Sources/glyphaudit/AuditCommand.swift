@@ -106,7 +106,7 @@ enum AuditCommand {
 /// The audit as text: counts per preset and rule, then the details, repeats folded together.
 enum AuditText {
     static var useColor: Bool {
-        isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        isatty(STDOUT_FILENO) != 0 && !Terminal.noColor
     }
 
     static func paint(_ s: String, _ severity: Severity, _ color: Bool) -> String {

@@ -35,8 +35,11 @@ enum RunCommand {
         run: run)
 
     static func formats(_ args: Arguments) throws(UsageError) -> [ReportFormat] {
-        let names = args.list("formats")
-        if names.isEmpty { return ReportFormat.allCases }
+        guard args.value("formats") != nil else { return ReportFormat.allCases }
+        let names = args.list("formats").filter { !$0.isEmpty }
+        if names.isEmpty {
+            throw UsageError(message: "--formats needs one or more of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         var out: [ReportFormat] = []
         for n in names {
             guard let f = ReportFormat(rawValue: n) else {
@@ -235,7 +238,7 @@ final class Progress {
 
     init(enabled: Bool, timings: Bool = false) {
         self.enabled = enabled && isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
-        color = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        color = !Terminal.noColor
         self.timings = timings
     }
 

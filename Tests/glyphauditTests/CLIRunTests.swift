@@ -231,13 +231,61 @@ struct CLIRunTests {
     @Test("usage errors exit 64 and write nothing")
     func usageErrors() throws {
         let w = RunWorkspace()
-        for args in [["--formats", "json,pdf"], ["--shard", "3/2"], ["--shard", "0/2"], ["--shard", "two"], ["--fail-on", "sometimes"],
+        for args in [["--formats", "json,pdf"], ["--formats", ""], ["--formats", ","], ["--formats="], ["--shard", "3/2"], ["--shard", "0/2"], ["--shard", "two"], ["--fail-on", "sometimes"],
                      ["--bogus"], ["--jobs", "0"], ["--report"]] {
             let r = try w.run(["run"] + args)
             #expect(r.status == 64, "\(args): \(r.stderr)")
             #expect(r.stderr.contains("glyphaudit run --help"), "\(args): \(r.stderr)")
             #expect(w.folder.files().isEmpty, "\(args): nothing written")
         }
+    }
+
+    @Test("--formats \"\" is a usage error for merge-reports too, not \"all\"")
+    func emptyFormats() throws {
+        let w = RunWorkspace()
+        let r = try w.run(["merge-reports", "nowhere", "--formats", ""])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("--formats needs one or more of html, json, junit, sarif, markdown"), "\(r.stderr)")
+    }
+
+    /// Runs the tool on a pseudo-terminal (util-linux `script`), outside CI, with NO_COLOR as given.
+    static func onTerminal(_ args: [String], noColor: String?) throws -> String? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return nil }
+        let w = RunWorkspace()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = ([CLI.binary.path] + args).map { "'\($0)'" }.joined(separator: " ")
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.currentDirectoryURL = w.url
+        var env = ProcessInfo.processInfo.environment
+        for key in ["CI", "GITHUB_ACTIONS", "NO_COLOR"] { env[key] = nil }
+        env["TERM"] = "xterm-256color"
+        if let noColor { env["NO_COLOR"] = noColor }
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("on a terminal, only a non-empty NO_COLOR turns colour off (no-color.org): an empty one does not",
+          .disabled(if: !FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "no util-linux script for a pseudo-terminal"))
+    func noColorMustBeNonEmpty() throws {
+        let args = ["run", "--preset", "rvs-checkbox", "--only", "scale=2", "--only", "dynamic-type=L", "--formats", "json"]
+        let dim = "\u{1B}[2m"   // the progress line's colour
+        let unset = try #require(try Self.onTerminal(args, noColor: nil))
+        #expect(unset.contains(dim), "a terminal without NO_COLOR gets colour: \(unset.debugDescription)")
+        let empty = try #require(try Self.onTerminal(args, noColor: ""))
+        #expect(empty.contains(dim), "NO_COLOR= (empty) leaves colour on: \(empty.debugDescription)")
+        let set = try #require(try Self.onTerminal(args, noColor: "1"))
+        #expect(!set.contains(dim) && set.contains("… laying out"), "NO_COLOR=1 turns it off: \(set.debugDescription)")
+        // The audit's coloured severities follow the same rule.
+        let audit = ["audit", "--preset", "rvs-checkbox", "--only", "scale=2", "--only", "dynamic-type=L"]
+        #expect(try #require(try Self.onTerminal(audit, noColor: "")).contains("\u{1B}[31m"))
+        #expect(try #require(try Self.onTerminal(audit, noColor: "yes")).contains("\u{1B}[31m") == false)
     }
 
     @Test("--formats json,markdown writes only those two files")
