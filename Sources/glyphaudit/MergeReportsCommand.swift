@@ -41,13 +41,24 @@ enum MergeReportsCommand {
                 copies.append((from, out.appendingPathComponent(rel)))
             }
         }
+        // A shard run without pictures (an older `run --shard --formats json`) leaves the merged HTML
+        // report without contact sheets: say so rather than lose them silently.
+        if formats.contains(.html) {
+            for (report, file) in parts {
+                let missing = report.picturesMissing
+                if missing > 0 {
+                    Console.info("warning: \(file): \(counted(missing, "@2x variant")) without a picture (that run wrote no html); "
+                                 + "the merged HTML report lacks their contact-sheet cells and evidence. Rerun the shard to get them.")
+                }
+            }
+        }
         for c in copies where c.from.standardizedFileURL != c.to.standardizedFileURL {
             try writeIfChanged(try Data(contentsOf: c.from), to: c.to)
         }
         try merged.write(to: out, formats: formats)
         let counts = merged.counts
-        Console.info("merged \(parts.count) reports: \(counts.variants) variants, \(counts.errors) errors, \(counts.warnings) warnings, "
-                     + "\(counts.snapshotFailed) snapshot failures → \(out.path)")
+        Console.info("merged \(parts.count) reports: \(counted(counts.variants, "variant")), \(counted(counts.errors, "error")), "
+                     + "\(counted(counts.warnings, "warning")), \(counted(counts.snapshotFailed, "snapshot failure")) → \(out.path)")
         return merged.exitStatus
     }
 }

@@ -107,7 +107,8 @@ enum RunCommand {
         let auditor = Auditor(config: config)
         var audit = auditor.run(input)
         for w in audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
-        let wantPictures = formats.contains(.html)
+        // A shard's pictures are written whatever --formats says: merge-reports may write the HTML report.
+        let wantPictures = formats.contains(.html) || shard != nil
         if wantPictures {
             progress.stage("drawing evidence")
             try EvidencePainter.write(&audit, input: input, to: report.appendingPathComponent("evidence"))

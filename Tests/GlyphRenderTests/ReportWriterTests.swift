@@ -543,3 +543,15 @@ struct MergeReportTests {
         #expect(RunReport.filterText(f) == "dynamic-type=AX5,L theme=default,inverse scale=2")
     }
 }
+
+@Suite("A shard report without pictures")
+struct PicturesMissingTests {
+    @Test("a report without contact-sheet pictures says how many are missing")
+    func picturesMissing() {
+        var report = SampleReport.make()
+        #expect(report.picturesMissing == 0)
+        report.variants[0].image = nil
+        report.variants[3].image = nil
+        #expect(report.picturesMissing == 2)
+    }
+}

@@ -157,7 +157,58 @@ struct CLIShardTests {
         // The whole set merges; its exit status is the run's.
         let ok = try w.run(["merge-reports", "s5", "s3", "s1", "s4", "s2", "--report", "merged", "--formats", "json,markdown"])
         #expect(ok.status == 1, "\(ok.stderr)")
-        #expect(filesBelow(w.url.appendingPathComponent("merged")) == ["report.json", "summary.md"])
+        // The shards wrote their pictures although --formats left out html, and merge-reports copies them.
+        let merged = filesBelow(w.url.appendingPathComponent("merged"))
+        #expect(merged.filter { !$0.hasPrefix("images/") && !$0.hasPrefix("evidence/") } == ["report.json", "summary.md"])
+        #expect(merged.filter { $0.hasPrefix("images/") }.count == 106 && merged.contains { $0.hasPrefix("evidence/") })
+        #expect(!ok.stderr.contains("warning:"), "\(ok.stderr)")
+    }
+
+    @Test("shards run with --formats json still merge into the whole HTML report; a shard without pictures is warned about")
+    func jsonShardsKeepPictures() throws {
+        let w = RunWorkspace()
+        let whole = try w.run(["run"] + RunWorkspace.reduced + ["--report", "whole"])
+        #expect(whole.status == 1, "\(whole.stderr)")
+        for i in 1...2 {
+            let r = try w.run(["run"] + RunWorkspace.reduced + ["--formats", "json", "--shard", "\(i)/2", "--report", "s\(i)"])
+            #expect(r.status <= 1, "\(r.stderr)")
+            #expect(!w.exists("s\(i)/index.html"))
+        }
+        let merge = try w.run(["merge-reports", "s1", "s2", "--report", "out"])
+        #expect(merge.status == 1, "\(merge.stderr)")
+        #expect(!merge.stderr.contains("warning:"), "\(merge.stderr)")
+        #expect(try w.text("out/index.html") == w.text("whole/index.html"), "the same page as the unsharded run's")
+        let pictures = { (tree: [String: Data]) in tree.filter { $0.key.hasPrefix("images/") || $0.key.hasPrefix("evidence/") } }
+        let a = pictures(w.tree("whole")), b = pictures(w.tree("out"))
+        #expect(a.count > 100)
+        expectSameTree(a, b, "pictures")
+
+        // A shard written without pictures (by an older glyphaudit): merged, with a warning naming it.
+        let file = w.url.appendingPathComponent("s1/report.json")
+        var old = try RunReport.read(file)
+        for i in old.variants.indices { old.variants[i].image = nil }
+        let stripped = old.variants.filter { $0.scale == 2 }.count
+        #expect(stripped > 0)
+        try old.jsonData().write(to: file)
+        let warned = try w.run(["merge-reports", "s1", "s2", "--report", "out2"])
+        #expect(warned.status == 1, "\(warned.stderr)")
+        #expect(warned.stderr.contains("warning: ") && warned.stderr.contains("s1/report.json: \(stripped) @2x variants without a picture (that run wrote no html)"),
+                "\(warned.stderr)")
+        let quietJSON = try w.run(["merge-reports", "s1", "s2", "--report", "out3", "--formats", "json"])
+        #expect(!quietJSON.stderr.contains("warning:"), "no HTML written, nothing lost: \(quietJSON.stderr)")
+    }
+
+    @Test("merge-reports counts in words: 1 warning, not 1 warnings")
+    func mergePlurals() throws {
+        let w = RunWorkspace()
+        let r = try w.run(["run", "--preset", "swiftui-switch"] + RunWorkspace.reduced + ["--formats", "json", "--shard", "1/1", "--report", "s1"])
+        #expect(r.status <= 1, "\(r.stderr)")
+        let findings = try #require(try w.json("s1/report.json")["findings"] as? [[String: Any]])
+        let warnings = findings.filter { $0["severity"] as? String == "warning" && $0["accepted"] == nil }.count
+        let errors = findings.filter { $0["severity"] as? String == "error" && $0["accepted"] == nil }.count
+        #expect(warnings == 1, "the switch's one target-size warning")
+        let merge = try w.run(["merge-reports", "s1", "--report", "out", "--formats", "json"])
+        #expect(merge.stderr.contains("merged 1 reports: 12 variants, \(errors) errors, 1 warning, 0 snapshot failures → "), "\(merge.stderr)")
     }
 }
 

@@ -91,4 +91,10 @@ extension RunReport {
         variants.compactMap(\.image) + findings.compactMap(\.evidence)
             + (snapshots?.results ?? []).flatMap { [$0.expected, $0.actual, $0.diff, $0.sideBySide].compactMap { $0 } }
     }
+
+    /// The @2x variants without a contact-sheet picture: a run whose `--formats` left out html writes
+    /// none (a `--shard` run always writes them, so its shards merge into a whole HTML report).
+    public var picturesMissing: Int {
+        variants.filter { $0.scale == 2 && $0.image == nil }.count
+    }
 }
