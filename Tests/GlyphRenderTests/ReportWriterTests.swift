@@ -555,3 +555,41 @@ struct PicturesMissingTests {
         #expect(report.picturesMissing == 2)
     }
 }
+
+@Suite("SARIF locations")
+struct SARIFLocationTests {
+    @Test("SARIF: relative locations against %SRCROOT%, declared in originalUriBaseIds; no placeholder informationUri")
+    func sarifBases() throws {
+        var report = SampleReport.make()
+        report.presets[1].source = "/abs/specs/my beta.json"
+        let log = try #require(try JSONSerialization.jsonObject(with: report.sarifData()) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        if let info = driver["informationUri"] as? String {
+            #expect(URL(string: info)?.scheme != nil && !info.contains(".invalid"), "an absolute, real URI: \(info)")
+        }
+        // The base id is declared as an artifactLocation: no uri (unknown on purpose), or an absolute one ending in /.
+        let bases = try #require(run["originalUriBaseIds"] as? [String: [String: Any]])
+        let root = try #require(bases["%SRCROOT%"])
+        SARIFReportTests.check(root, is: "artifactLocation", "originalUriBaseIds")
+        if let uri = root["uri"] as? String { #expect(uri.hasPrefix("file:///") && uri.hasSuffix("/")) }
+        #expect(root["uriBaseId"] == nil)
+        let results = try #require(run["results"] as? [[String: Any]])
+        var relative = 0, absolute = 0
+        for r in results {
+            let loc = try #require(((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])
+            let uri = try #require(loc["uri"] as? String)
+            if uri.hasPrefix("file:") {
+                absolute += 1
+                #expect(uri == "file:///abs/specs/my%20beta.json")
+                #expect(loc["uriBaseId"] == nil, "an absolute URI has no base")
+            } else {
+                relative += 1
+                #expect(!uri.hasPrefix("/"))
+                #expect(loc["uriBaseId"] as? String == "%SRCROOT%", "\(uri)")
+                #expect(bases[loc["uriBaseId"] as! String] != nil)
+            }
+        }
+        #expect(relative > 0 && absolute == 1, "beta's finding without a location points at its (absolute) spec")
+    }
+}

@@ -131,10 +131,10 @@ extension RunReport {
             if let i = ruleIndex[f.rule] { result["ruleIndex"] = i }
             var physical: [String: Any]
             if let l = f.location, let tokenFile = l.tokenFile, l.token != nil {
-                physical = ["artifactLocation": ["uri": tokenFile]]
+                physical = ["artifactLocation": sarifArtifact(tokenFile)]
                 if let line = l.tokenLine { physical["region"] = ["startLine": line] }
             } else {
-                physical = ["artifactLocation": ["uri": f.location?.file ?? source(of: f.preset)]]
+                physical = ["artifactLocation": sarifArtifact(f.location?.file ?? source(of: f.preset))]
                 if let line = f.location?.line { physical["region"] = ["startLine": line] }
             }
             var location: [String: Any] = ["physicalLocation": physical]
@@ -155,8 +155,13 @@ extension RunReport {
                 "tool": ["driver": [
                     "name": "glyphaudit",
                     "version": version,
-                    "informationUri": "https://glyphaudit.invalid/docs/rules",
                     "rules": sarifRules,
+                ]],
+                // Paths are relative to the folder glyphaudit ran in (the repository root in CI); its
+                // absolute URI is not written, so the log is the same on every machine (SARIF 2.1.0
+                // §3.14.14 allows a base without `uri`; GitHub resolves relative paths from the repository root).
+                "originalUriBaseIds": [Self.sarifRoot: [
+                    "description": ["text": "The folder glyphaudit ran in (the repository root in CI); file paths are relative to it."],
                 ]],
                 "results": results,
             ]],
@@ -164,6 +169,19 @@ extension RunReport {
         var data = try JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         data.append(0x0A)
         return data
+    }
+
+    /// The URI base id of every relative location.
+    static let sarifRoot = "%SRCROOT%"
+
+    /// An artifact location: a relative path as a relative URI against `%SRCROOT%`, an absolute path
+    /// (a spec outside the working folder) as a `file:` URI.
+    func sarifArtifact(_ path: String) -> [String: Any] {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: ";=")
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        if path.hasPrefix("/") { return ["uri": "file://" + encoded] }
+        return ["uri": encoded, "uriBaseId": Self.sarifRoot]
     }
 
     func sarifLevel(_ severity: String) -> String {
