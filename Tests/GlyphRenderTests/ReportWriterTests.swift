@@ -593,3 +593,32 @@ struct SARIFLocationTests {
         #expect(relative > 0 && absolute == 1, "beta's finding without a location points at its (absolute) spec")
     }
 }
+
+@Suite("New snapshots: message and location")
+struct NewSnapshotReportTests {
+    @Test("a new snapshot says what to do, and points JUnit and annotations at the spec, not at a missing baseline")
+    func newSnapshot() throws {
+        var report = SampleReport.make()
+        let i = try #require(report.snapshots?.results.firstIndex { $0.status == "new" })
+        report.snapshots?.results[i].message = nil
+        let hint = "if the render is right, record it with `glyphaudit check --record` (or `glyphaudit run --record`)"
+        #expect(report.snapshotMessage(report.snapshots!.results[i]) == "no baseline yet (snapshots/beta/switch-md/L/default/off@2x.png); " + hint)
+        let lines = report.githubAnnotations()
+        #expect(lines.contains("::error file=specs/beta.json,title=glyphaudit snapshot::beta/switch-md/L/default/off@2x: no baseline yet "
+                               + "(snapshots/beta/switch-md/L/default/off@2x.png); " + hint))
+        #expect(lines.contains { $0.hasPrefix("::error file=snapshots/alpha/square-md/AX5/default/checked@2x.png,") }, "a mismatch keeps its baseline")
+        #if canImport(FoundationXML) || os(macOS)
+        let junit = try JUnitDocument(report.junitXML())
+        let c = try #require(junit.cases.first { $0.classname == "beta.snapshot" })
+        #expect(c.file == "specs/beta.json")
+        #expect(c.failures.first?.attr("message")?.hasSuffix(hint) == true)
+        #expect(c.failures.first?.attr("type") == "snapshot-new")
+        #endif
+        #expect(report.markdown().contains("`beta/switch-md/L/default/off@2x`: new — no baseline yet"))
+        // Recorded in this run: it passes and names the file it wrote.
+        report.snapshots?.results[i].action = "recorded"
+        report.snapshots?.results[i].failed = false
+        #expect(report.snapshotMessage(report.snapshots!.results[i]) == "no baseline; recorded as snapshots/beta/switch-md/L/default/off@2x.png")
+        #expect(report.snapshotFile(report.snapshots!.results[i]) == "snapshots/beta/switch-md/L/default/off@2x.png")
+    }
+}

@@ -75,13 +75,13 @@ extension RunReport {
                 }
                 if let s = snapshotByID[v.id] {
                     tests += 1
-                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"\(xmlEscape(name))\" file=\"\(xmlEscape(s.baseline))\" time=\"0\""
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"\(xmlEscape(name))\" file=\"\(xmlEscape(snapshotFile(s)))\" time=\"0\""
                     if !s.failed {
                         cases += "/>\n"
                         continue
                     }
                     failures += 1
-                    let message = s.message ?? s.status
+                    let message = snapshotMessage(s)
                     cases += ">\n      <failure type=\"snapshot-\(xmlEscape(s.status))\" message=\"\(xmlEscape(message))\">\(xmlEscape(message))</failure>\n"
                     let attachments = [s.expected, s.actual, s.diff].compactMap { $0 }
                         .map { "[[ATTACHMENT|\(attachmentBase.isEmpty ? $0 : attachmentBase + "/" + $0)]]" }
@@ -171,6 +171,26 @@ extension RunReport {
         return data
     }
 
+    /// A snapshot result's message, or, when the check gave none, what it means and what to do.
+    public func snapshotMessage(_ s: SnapshotRecord) -> String {
+        if let m = s.message { return m }
+        switch s.status {
+        case "new":
+            return s.action == "recorded" ? "no baseline; recorded as \(s.baseline)"
+                : "no baseline yet (\(s.baseline)); if the render is right, record it with `glyphaudit check --record` (or `glyphaudit run --record`)"
+        case "stale":
+            return "no variant makes this baseline any more; delete it with `glyphaudit check --prune`"
+        default:
+            return s.status
+        }
+    }
+
+    /// The file a snapshot result points at: its baseline, or, for a new variant (whose baseline does not
+    /// exist yet), the preset's spec.
+    func snapshotFile(_ s: SnapshotRecord) -> String {
+        s.status == "new" && s.action != "recorded" ? source(of: String(s.id.split(separator: "/").first ?? "")) : s.baseline
+    }
+
     /// The URI base id of every relative location.
     static let sarifRoot = "%SRCROOT%"
 
@@ -224,7 +244,7 @@ extension RunReport {
         if !changed.isEmpty {
             md += "### Snapshot changes\n\n"
             for s in changed.prefix(limit) {
-                md += "- `\(s.id)`: \(s.status)\(s.message.map { " — " + markdownEscape($0) } ?? "")\n"
+                md += "- `\(s.id)`: \(s.status) — \(markdownEscape(snapshotMessage(s)))\n"
             }
             if changed.count > limit { md += "- … and \(changed.count - limit) more\n" }
         }
@@ -263,7 +283,7 @@ extension RunReport {
             lines.append("::\(f.severity == "warning" ? "warning" : "error") \(p)::\(esc("\(f.variant): \(f.message)"))")
         }
         for s in (snapshots?.results ?? []).filter(\.failed).prefix(limit) {
-            lines.append("::error file=\(prop(s.baseline)),title=\(prop("glyphaudit snapshot"))::\(esc("\(s.id): \(s.message ?? s.status)"))")
+            lines.append("::error file=\(prop(snapshotFile(s))),title=\(prop("glyphaudit snapshot"))::\(esc("\(s.id): \(snapshotMessage(s))"))")
         }
         return lines
     }
