@@ -622,3 +622,226 @@ struct NewSnapshotReportTests {
         #expect(report.snapshotFile(report.snapshots!.results[i]) == "snapshots/beta/switch-md/L/default/off@2x.png")
     }
 }
+
+/// The start tags of generated HTML with their attributes (enough for markup we write ourselves).
+struct HTMLTags {
+    struct Tag {
+        var name: String
+        var attributes: [String: String]
+        var offset: Int
+    }
+
+    let tags: [Tag]
+
+    init(_ html: String) {
+        var body = html
+        if let s = body.range(of: "<script>"), let e = body.range(of: "</script>") { body.removeSubrange(s.lowerBound..<e.upperBound) }
+        if let s = body.range(of: "<style>"), let e = body.range(of: "</style>") { body.removeSubrange(s.lowerBound..<e.upperBound) }
+        let tagPattern = try! Regex(#"<([a-zA-Z][a-zA-Z0-9]*)((?:\s+[^\s=>]+(?:="[^"]*")?)*)\s*/?>"#)
+        let attributePattern = try! Regex(#"([^\s=>]+)(?:="([^"]*)")?"#)
+        var out: [Tag] = []
+        for m in body.matches(of: tagPattern) {
+            var attributes: [String: String] = [:]
+            for a in String(m.output[2].substring ?? "").matches(of: attributePattern) {
+                let value = (a.output[2].substring.map(String.init) ?? "").replacingOccurrences(of: "&quot;", with: "\"")
+                    .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                    .replacingOccurrences(of: "&amp;", with: "&")
+                attributes[String(a.output[1].substring ?? "")] = value
+            }
+            out.append(Tag(name: String(m.output[1].substring ?? "").lowercased(), attributes: attributes,
+                           offset: body.distance(from: body.startIndex, to: m.range.lowerBound)))
+        }
+        tags = out
+    }
+
+    func all(_ name: String, where keep: (Tag) -> Bool = { _ in true }) -> [Tag] { tags.filter { $0.name == name && keep($0) } }
+}
+
+@Suite("HTML report")
+struct HTMLReportTests {
+    /// The sample with two more findings: one that holds at AX5 only (`dynamicTypeSizes`) on every
+    /// alpha variant, and the state-shape warning also at L, so it folds into one card with the AX5 one.
+    static func make() -> RunReport {
+        var r = SampleReport.make()
+        var atAX5 = SampleReport.finding("target-size", "error", "alpha/square-md/*/*/*@*x", "hit area", "hit area 20 × 20 pt at AX5")
+        atAX5.dynamicTypeSizes = ["AX5"]
+        r.findings.append(atAX5)
+        r.findings.append(SampleReport.finding("state-shape", "warning", "alpha/square-md/L/default/checked@2x", "glyph",
+                                               "the tick changes 2.0% of the boundary"))
+        r.canonicalize()
+        return r
+    }
+
+    /// The contact-sheet cell of a variant.
+    static func cell(_ tags: HTMLTags, _ id: String) throws -> HTMLTags.Tag {
+        let img = try #require(tags.all("img").first { $0.attributes["alt"]?.hasPrefix(RunReport.pictureID(id)) == true && $0.attributes["src"]?.hasPrefix("images/") == true }, "\(id)")
+        return try #require(tags.all("td").last { $0.offset < img.offset }, "\(id)")
+    }
+
+    @Test("every element id is unique, folded cards included, and every #link has its target")
+    func uniqueIDs() {
+        let tags = HTMLTags(Self.make().html())
+        let ids = tags.tags.compactMap { $0.attributes["id"] }
+        #expect(ids.count == Set(ids).count, "duplicates: \(Dictionary(grouping: ids, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted())")
+        for t in tags.tags {
+            if let href = t.attributes["href"], href.hasPrefix("#") { #expect(ids.contains(String(href.dropFirst())), "\(href)") }
+        }
+    }
+
+    @Test("a finding card's data-dt lists the Dynamic Type sizes it holds at, so the size filter can hide it")
+    func dynamicTypeAttribute() throws {
+        let report = Self.make()
+        let tags = HTMLTags(report.html())
+        let cards = tags.all("article", where: { $0.attributes["class"]?.hasPrefix("finding") == true })
+        func card(_ rule: String, _ subject: String, preset: String = "alpha") throws -> HTMLTags.Tag {
+            let i = try #require(report.findings.firstIndex { $0.rule == rule && $0.subject == subject && $0.preset == preset })
+            // The card of a folded finding is its first one's.
+            return try #require(cards.first { $0.attributes["id"] == "f-\(i)" } ?? cards.first { c in
+                tags.tags.contains { $0.name == "li" && $0.attributes["id"] == "f-\(i)" && $0.offset > c.offset }
+            })
+        }
+        // `*` in the size part: the preset's sizes, L and AX5.
+        #expect(try card("nontext-contrast", "ring").attributes["data-dt"] == "L AX5")
+        // dynamicTypeSizes narrows `*` to AX5.
+        #expect(try card("target-size", "hit area").attributes["data-dt"] == "AX5")
+        // The warning at L and at AX5 folds into one card holding both sizes.
+        let warnings = cards.filter { $0.attributes["data-rule"] == "state-shape" && $0.attributes["data-preset"] == "alpha" }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.attributes["data-dt"] == "L AX5")
+        #expect(warnings.first?.attributes["data-count"] == "2")
+        // No card is exempt from the filter.
+        #expect(cards.allSatisfy { ($0.attributes["data-dt"] ?? "*") != "*" && !($0.attributes["data-dt"] ?? "").isEmpty })
+        #expect(cards.allSatisfy { ($0.attributes["data-theme"] ?? "*") != "*" })
+    }
+
+    @Test("contact-sheet outlines mark only the cells a finding covers, with every rule and severity for the filters")
+    func outlines() throws {
+        let report = Self.make()
+        let tags = HTMLTags(report.html())
+        // The AX5-only error outlines the AX5 cells, not the L ones.
+        let ax5 = try Self.cell(tags, "alpha/square-md/AX5/default/checked@2x")
+        #expect(ax5.attributes["class"]?.contains("flag-error") == true)
+        #expect(Set((ax5.attributes["data-hits"] ?? "").split(separator: " ")) == ["target-size:error", "state-shape:warning"])
+        let lChecked = try Self.cell(tags, "alpha/square-md/L/default/checked@2x")
+        #expect(lChecked.attributes["class"] == "flag-warning", "only the state-shape warning covers it")
+        #expect(lChecked.attributes["data-hits"] == "state-shape:warning")
+        let lUnchecked = try Self.cell(tags, "alpha/square-md/L/default/unchecked@2x")
+        #expect(lUnchecked.attributes["data-hits"] == "nontext-contrast:error")
+        // beta's accepted finding does not outline; its info finding does (dotted).
+        let betaOff = try Self.cell(tags, "beta/switch-md/L/default/off@2x")
+        #expect(betaOff.attributes["data-hits"] == "target-size:info")
+        #expect(betaOff.attributes["class"]?.contains("flag-info") == true)
+    }
+
+    @Test("a cell with several findings links its picture to the worst and lists them all")
+    func cellLinks() throws {
+        let report = Self.make()
+        let html = report.html()
+        let tags = HTMLTags(html)
+        let cell = try Self.cell(tags, "alpha/square-md/AX5/default/unchecked@2x")
+        let next = tags.all("td").first { $0.offset > cell.offset }?.offset ?? Int.max
+        let links = tags.tags.filter { $0.name == "a" && $0.offset > cell.offset && $0.offset < next }.compactMap { $0.attributes["href"] }
+        let error1 = try #require(report.findings.firstIndex { $0.rule == "nontext-contrast" && $0.preset == "alpha" })
+        let error2 = try #require(report.findings.firstIndex { $0.rule == "target-size" && $0.preset == "alpha" })
+        // The picture links to the first error; the list names both errors.
+        #expect(links.first == "#f-\(min(error1, error2))")
+        #expect(Set(links.dropFirst()) == ["#f-\(error1)", "#f-\(error2)"])
+        #expect(tags.tags.contains { $0.name == "details" && $0.attributes["class"] == "cell-more" && $0.offset > cell.offset && $0.offset < next })
+        // A cell with one finding has just the picture's link, with the finding in its title.
+        let one = try Self.cell(tags, "alpha/square-md/L/default/unchecked@2x")
+        let oneNext = tags.all("td").first { $0.offset > one.offset }?.offset ?? Int.max
+        let oneLinks = tags.tags.filter { $0.name == "a" && $0.offset > one.offset && $0.offset < oneNext }
+        #expect(oneLinks.count == 1)
+        #expect(oneLinks.first?.attributes["title"]?.contains("ring #C4C4C4") == true)
+    }
+
+    @Test("within a preset, errors come first, then warnings, then info, whatever the rule order")
+    func severityOrder() throws {
+        let report = Self.make()
+        let tags = HTMLTags(report.html())
+        for preset in ["alpha", "beta"] {
+            let severities = tags.all("article", where: { $0.attributes["data-preset"] == preset && $0.attributes["class"]?.hasPrefix("finding") == true })
+                .compactMap { $0.attributes["data-severity"] }
+            #expect(!severities.isEmpty)
+            let ranks = severities.map { ["error": 0, "warning": 1, "info": 2][$0]! }
+            #expect(ranks == ranks.sorted(), "\(preset): \(severities)")
+        }
+        // alpha: the state-shape warning (first rule) comes after the errors of later rules.
+        let alpha = tags.all("section", where: { $0.attributes["class"] == "rule-group" }).map { "\($0.attributes["data-rule"] ?? ""):\($0.attributes["data-severity"] ?? "")" }
+        #expect(alpha.prefix(3) == ["nontext-contrast:error", "target-size:error", "state-shape:warning"])
+        // The overview's rule links still find a heading.
+        #expect(tags.tags.contains { $0.name == "h4" && $0.attributes["id"] == "rule-state-shape" })
+    }
+
+    @Test("with --only preset=…, the overview and the preset filter list only the presets in the run")
+    func onlyPresetsInRun() throws {
+        var report = SampleReport.make()
+        report.variants = report.variants.filter { $0.preset == "alpha" }
+        report.findings = report.findings.filter { $0.preset == "alpha" }
+        report.snapshots = nil
+        let html = report.html()
+        let tags = HTMLTags(html)
+        #expect(tags.tags.contains { $0.name == "a" && $0.attributes["href"] == "#preset-alpha" })
+        #expect(!tags.tags.contains { $0.name == "a" && $0.attributes["href"] == "#preset-beta" }, "no overview row for beta")
+        #expect(html.contains("<option>alpha</option>") && !html.contains("<option>beta</option>"))
+        #expect(html.contains("Not in this run (no variant selected): beta."))
+        #expect(!SampleReport.make().html().contains("Not in this run"))
+    }
+
+    @Test("new and stale snapshots show what there is to see and what to do; their cells are marked")
+    func newAndStaleSnapshots() throws {
+        var report = SampleReport.make()
+        let new = try #require(report.snapshots?.results.firstIndex { $0.status == "new" })
+        report.snapshots?.results[new].message = nil
+        let html = report.html()
+        let tags = HTMLTags(html)
+        let articles = tags.all("article", where: { $0.attributes["class"] == "snapshot" })
+        #expect(articles.count == 3, "changed, new, stale")
+        let changed = try #require(report.snapshots?.results.filter { $0.status != "match" })
+        let newIndex = try #require(changed.firstIndex { $0.status == "new" })
+        let newStart = try #require(articles.first { $0.attributes["id"] == "s-\(newIndex)" }).offset
+        let newEnd = articles.first { $0.offset > newStart }?.offset ?? Int.max
+        // The render that would be recorded, at its point size.
+        let render = try #require(tags.all("img").first { $0.offset > newStart && $0.offset < newEnd })
+        #expect(render.attributes["src"] == "images/beta/switch-md/L/default/off@2x.png")
+        #expect(render.attributes["width"] == "20" && render.attributes["height"] == "14")
+        #expect(html.contains("record it with <code>glyphaudit check --record</code>"))
+        #expect(html.contains("Delete it with <code>glyphaudit check --prune</code>"))
+        // The cells of the new and the changed snapshot link to them; others have no badge.
+        for (id, text) in [("beta/switch-md/L/default/off@2x", "snapshot new"), ("alpha/square-md/AX5/default/checked@2x", "snapshot changed")] {
+            let cell = try Self.cell(tags, id)
+            #expect(cell.attributes["class"]?.contains("snap") == true, "\(id)")
+            let n = try #require(changed.firstIndex { $0.id == id })
+            #expect(html.contains("<a class=\"snap-badge\" href=\"#s-\(n)\">\(text)</a>"), "\(id)")
+        }
+        #expect(try Self.cell(tags, "alpha/square-md/L/default/unchecked@2x").attributes["class"]?.contains("snap") != true)
+    }
+
+    @Test("a sheet too wide for the page takes its width and scales the wider renders down; one that fits keeps them")
+    func sheetsFitThePage() {
+        let narrow = HTMLTags(SampleReport.make().html())
+        #expect(narrow.all("table", where: { $0.attributes["class"] == "sheet" }).count == 2)
+        // Six columns of 900 px wide renders (450 CSS px each) cannot fit 1360 px.
+        var wide = SampleReport.make()
+        for i in wide.variants.indices { wide.variants[i].width = 900 }
+        #expect(RunReport.naturalWidth([("default", "unchecked"), ("default", "checked")], wide.variants) <= RunReport.sheetWidth)
+        wide.presets[0].themes = ["default", "inverse", "disabled"]
+        var more: [VariantRecord] = []
+        for theme in ["inverse", "disabled"] {
+            for v in wide.variants where v.preset == "alpha" && v.theme == "default" {
+                var w = v
+                w.theme = theme
+                w.id = v.id.replacingOccurrences(of: "/default/", with: "/\(theme)/")
+                w.image = "images/\(w.id).png"
+                w.index += 100
+                more.append(w)
+            }
+        }
+        wide.variants += more
+        let tags = HTMLTags(wide.html())
+        let tables = tags.all("table", where: { $0.attributes["class"]?.hasPrefix("sheet") == true })
+        #expect(tables.map { $0.attributes["class"] } == ["sheet fit", "sheet"], "alpha has six 450 px columns, beta two")
+        #expect(tags.all("col", where: { $0.attributes["class"] == "size-col" }).count == 1)
+        #expect(HTMLBuilder.css.contains(".sheet.fit img{max-width:100%;height:auto}"))
+    }
+}

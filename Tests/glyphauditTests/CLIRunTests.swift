@@ -502,6 +502,87 @@ struct CLIHTMLReportTests {
     }
 }
 
+extension CLIHTMLReportTests {
+    /// The page after its script ran in headless Chromium at 1400 px, with `query` presetting the filters.
+    static func dom(_ folder: URL, query: String) throws -> HTMLScan {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(chromium))
+        let profile = EmptyFolder()
+        process.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.url.path)",
+                             "--window-size=1400,2400", "--virtual-time-budget=5000", "--dump-dom",
+                             "file://\(folder.appendingPathComponent("index.html").path)\(query)"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return HTMLScan(String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("in the browser, the Dynamic Type and severity filters hide the findings and outlines that do not match",
+          .disabled(if: chromium == nil, "chromium is not installed (scripts/setup --browser); the browser check was skipped"))
+    func filtersInBrowser() throws {
+        let w = try Self.makeReport()
+        let out = w.url.appendingPathComponent("out")
+        let all = try Self.dom(out, query: "")
+        let cards = all.tags.filter { $0.name == "article" && $0.attributes["class"]?.hasPrefix("finding") == true }
+        #expect(cards.count > 20 && cards.allSatisfy { $0.attributes["hidden"] == nil }, "nothing hidden without a filter")
+
+        // Dynamic Type L: only the cards holding at L stay; the AX5-only ones go.
+        let l = try Self.dom(out, query: "?dt=L")
+        let lCards = l.tags.filter { $0.name == "article" && $0.attributes["class"]?.hasPrefix("finding") == true }
+        #expect(lCards.count == cards.count)
+        let shown = lCards.filter { $0.attributes["hidden"] == nil }, hidden = lCards.filter { $0.attributes["hidden"] != nil }
+        #expect(!shown.isEmpty && !hidden.isEmpty, "\(shown.count) shown, \(hidden.count) hidden")
+        for c in lCards {
+            let sizes = (c.attributes["data-dt"] ?? "").split(separator: " ")
+            #expect((c.attributes["hidden"] == nil) == sizes.contains("L"), "\(c.attributes["id"] ?? "") at \(sizes)")
+        }
+        #expect(l.tags.filter { $0.name == "tr" && $0.attributes["data-dt"] == "AX5" }.allSatisfy { $0.attributes["hidden"] != nil })
+
+        // Severity warning: no error outline is left on the sheets, and cells without a warning are dimmed.
+        let warn = try Self.dom(out, query: "?severity=warning")
+        let cells = warn.tags.filter { $0.name == "td" && $0.attributes["data-hits"] != nil }
+        #expect(cells.count > 100)
+        for c in cells {
+            let classes = Set((c.attributes["class"] ?? "").split(separator: " "))
+            let hasWarning = (c.attributes["data-hits"] ?? "").split(separator: " ").contains { $0.hasSuffix(":warning") }
+            #expect(!classes.contains("flag-error") && !classes.contains("flag-info"), "\(classes)")
+            #expect(classes.contains("flag-warning") == hasWarning && classes.contains("dim") == !hasWarning, "\(c.attributes)")
+        }
+        #expect(cells.contains { ($0.attributes["class"] ?? "").contains("flag-warning") })
+        #expect(warn.tags.filter { $0.name == "article" && $0.attributes["data-severity"] == "error" }.allSatisfy { $0.attributes["hidden"] != nil })
+        // Every sheet fits the 1400 px window.
+        #expect(!all.tags.contains { $0.attributes["data-overflow"] != nil })
+    }
+
+    @Test("scripts/check-report fails on a duplicate id and on a sheet wider than the window",
+          .disabled(if: chromium == nil, "chromium is not installed (scripts/setup --browser); the browser check was skipped"))
+    func checkReportCatches() throws {
+        let w = try Self.makeReport()
+        let index = w.url.appendingPathComponent("out/index.html")
+        var html = try String(contentsOf: index, encoding: .utf8)
+        #expect(html.contains("class=\"sheet fit\""), "the reduced matrix has sheets that need scaling")
+        html = html.replacingOccurrences(of: "<h2 id=\"filters\">", with: "<h2 id=\"overview\">")
+            .replacingOccurrences(of: "class=\"sheet fit\"", with: "class=\"sheet\"")
+        #expect(html.components(separatedBy: "id=\"overview\"").count == 3, "two elements with id=\"overview\"")
+        try html.write(to: index, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = CLI.packageRoot.appendingPathComponent("scripts/check-report")
+        process.arguments = [w.url.appendingPathComponent("out").path, w.url.appendingPathComponent("shot.png").path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(text)")
+        #expect(text.contains("duplicate id 'overview'"), "\(text)")
+        #expect(text.contains("contact sheet is wider than the 1400 px window"), "\(text)")
+    }
+}
+
 /// A small scanner for the tags of the generated report (enough for markup we write ourselves):
 /// start tags with their attributes, whether each sits inside a <label>, and the text of buttons.
 struct HTMLScan {

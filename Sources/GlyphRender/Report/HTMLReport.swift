@@ -4,10 +4,15 @@ import Foundation
 /// or scripts) beside its pictures. Semantic HTML, usable with the keyboard, its own text and
 /// controls at WCAG AA contrast.
 extension RunReport {
+    /// The width a contact sheet may take: the page's 1400 px less its 20 px margins.
+    static let sheetWidth = 1360
+
     public func html() -> String {
         var h = HTMLBuilder()
         let c = counts
         let status = passed ? "Passed" : "Failed"
+        let shown = presetsInReport
+        let groups = findingGroups(shown)
         h.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         h.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         h.raw("<title>glyphaudit report — \(status)</title>\n<style>\(HTMLBuilder.css)</style>\n</head>\n<body>\n")
@@ -31,29 +36,42 @@ extension RunReport {
         h.raw("</ul>\n")
         h.raw("<table class=\"counts\"><caption>Findings by preset and rule (errors / warnings / info)</caption>\n<thead><tr><th scope=\"col\">Preset</th>")
         let ruleIDs = rules.map(\.id)
-        let rulesWithFindings = Set(findings.map(\.rule))
         for r in ruleIDs {
-            h.raw(rulesWithFindings.contains(r) ? "<th scope=\"col\"><a href=\"#rule-\(h.e(r))\">\(h.e(r))</a></th>" : "<th scope=\"col\">\(h.e(r))</th>")
+            let anchor = groups.lazy.flatMap(\.rules).first { $0.rule.id == r }?.anchor
+            h.raw(anchor.map { "<th scope=\"col\"><a href=\"#\(h.e($0))\">\(h.e(r))</a></th>" } ?? "<th scope=\"col\">\(h.e(r))</th>")
         }
         h.raw("</tr></thead>\n<tbody>\n")
-        for p in presets {
+        for p in shown {
             h.raw("<tr><th scope=\"row\"><a href=\"#preset-\(h.e(p.name))\">\(h.e(p.name))</a></th>")
+            let pg = groups.first { $0.preset == p.name }?.rules ?? []
             for r in ruleIDs {
                 let fs = findings.filter { $0.preset == p.name && $0.rule == r && $0.accepted == nil }
                 let e = fs.filter { $0.severity == "error" }.count, w = fs.filter { $0.severity == "warning" }.count
                 let i = fs.count - e - w
                 let cls = e > 0 ? "bad" : w > 0 ? "warn" : "ok"
-                h.raw("<td class=\"\(cls)\">\(fs.isEmpty ? "<span class=\"muted\">—</span>" : "\(e) / \(w) / \(i)")</td>")
+                let text = "\(e) / \(w) / \(i)"
+                if fs.isEmpty {
+                    h.raw("<td class=\"ok\"><span class=\"muted\" title=\"no findings\">—</span></td>")
+                } else if let anchor = pg.first(where: { $0.rule.id == r })?.anchor {
+                    h.raw("<td class=\"\(cls)\"><a href=\"#\(h.e(anchor))\">\(text)</a></td>")
+                } else {
+                    h.raw("<td class=\"\(cls)\">\(text)</td>")
+                }
             }
             h.raw("</tr>\n")
         }
-        h.raw("</tbody></table>\n</section>\n")
+        h.raw("</tbody></table>\n")
+        if shown.count < presets.count {
+            let others = presets.filter { p in !shown.contains { $0.name == p.name } }.map(\.name)
+            h.raw("<p class=\"muted\">Not in this \(shard == nil ? "run" : "shard") (no variant selected): \(h.e(others.joined(separator: ", "))).</p>\n")
+        }
+        h.raw("</section>\n")
 
         // Filters
-        let themes = Array(Set(variants.map(\.theme))).sorted()
+        let themes = orderedUnique(shown.flatMap(\.themes)).filter { t in variants.contains { $0.theme == t } }
         let dts = DynamicTypeSize.allCases.map(\.short).filter { s in variants.contains { $0.dynamicType == s } }
         h.raw("<section aria-labelledby=\"filters\" class=\"filters\"><h2 id=\"filters\">Filters</h2>\n<form id=\"filter-form\" onsubmit=\"return false\">\n")
-        h.select("preset", "Preset", presets.map(\.name))
+        h.select("preset", "Preset", shown.map(\.name))
         h.select("rule", "Rule", ruleIDs)
         h.select("severity", "Severity", ["error", "warning", "info"])
         h.select("theme", "Theme", themes)
@@ -61,85 +79,78 @@ extension RunReport {
         h.raw("<p class=\"filter-note\" id=\"filter-count\" role=\"status\" aria-live=\"polite\"></p>\n</form></section>\n")
 
         // Contact sheets
+        var cardOf: [Int: Int] = [:]
+        for g in groups { for r in g.rules { for fold in r.folds { for i in fold { cardOf[i] = fold[0] } } } }
         let findingsByVariant = variantFindingIndex()
+        let changedSnapshots = (snapshots?.results ?? []).filter { $0.status != "match" }
+        var snapshotsByPicture: [String: [Int]] = [:]
+        for (n, s) in changedSnapshots.enumerated() where s.status != "stale" {
+            snapshotsByPicture[Self.pictureID(s.id), default: []].append(n)
+        }
         h.raw("<section aria-labelledby=\"sheets\"><h2 id=\"sheets\">Contact sheets</h2>\n")
         h.raw("<p class=\"muted\">Each cell is the @2x render on its own surface. Cells with findings are outlined "
-              + "(solid: error, dashed: warning) and link to them.</p>\n")
-        for p in presets {
+              + "(solid: error, dashed: warning, dotted: info) and link to them; the Rule and Severity filters outline "
+              + "only the cells with a matching finding and dim the others. "
+              + "<span class=\"snap-badge\">snapshot</span> marks a render whose baseline changed, is new or is unreadable.</p>\n")
+        for p in shown {
             let pv = variants.filter { $0.preset == p.name && $0.image != nil }
             if pv.isEmpty { continue }
             h.raw("<section class=\"preset\" id=\"preset-\(h.e(p.name))\" data-preset=\"\(h.e(p.name))\"><h3>\(h.e(p.name))</h3>\n")
             if !p.description.isEmpty { h.raw("<p class=\"muted\">\(h.e(p.description))</p>\n") }
-            let components = orderedUnique(pv.map(\.component))
-            let columns = p.themes.flatMap { t in p.states.map { (t, $0) } }
-            for comp in components {
+            for comp in orderedUnique(pv.map(\.component)) {
                 let cv = pv.filter { $0.component == comp }
+                let columns = p.themes.flatMap { t in p.states.map { (theme: t, state: $0) } }
+                    .filter { col in cv.contains { $0.theme == col.theme && $0.state == col.state } }
+                let rows = dts.filter { dt in cv.contains { $0.dynamicType == dt } }
+                let sheet = SheetContext(findings: findings, byVariant: findingsByVariant, cardOf: cardOf,
+                                         snapshots: changedSnapshots, snapshotsByPicture: snapshotsByPicture)
+                // Columns theme × state at the renders' own size when they fit the page; else the table
+                // takes the page width in equal columns and the renders wider than a column are scaled
+                // down to it (the small sizes keep their size, so every cell stays readable).
                 h.raw("<div class=\"sheet-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"\(h.e(p.name)) \(h.e(comp)) contact sheet\">\n")
-                h.raw("<table class=\"sheet\"><caption>\(h.e(comp)) · @2x</caption>\n<thead><tr><th scope=\"col\">Size</th>")
-                for (t, s) in columns { h.raw("<th scope=\"col\" data-theme=\"\(h.e(t))\">\(h.e(t))<br><span class=\"muted\">\(h.e(s))</span></th>") }
-                h.raw("</tr></thead>\n<tbody>\n")
-                for dt in dts {
-                    let row = cv.filter { $0.dynamicType == dt }
-                    if row.isEmpty { continue }
-                    h.raw("<tr data-dt=\"\(dt)\"><th scope=\"row\">\(dt)</th>")
-                    for (t, s) in columns {
-                        guard let v = row.first(where: { $0.theme == t && $0.state == s }), let img = v.image else {
-                            h.raw("<td data-theme=\"\(h.e(t))\"></td>")
-                            continue
-                        }
-                        let related = findingsByVariant[v.pictureKey] ?? []
-                        let worst = related.map { findings[$0].severity }.min { rank($0) < rank($1) }
-                        let cls = worst.map { " class=\"flag-\($0)\"" } ?? ""
-                        let rulesAttr = Set(related.map { findings[$0].rule }).sorted().joined(separator: " ")
-                        let alt = "\(v.id.replacingOccurrences(of: "@2x", with: ""))\(related.isEmpty ? "" : ", \(related.count) finding\(related.count == 1 ? "" : "s")")"
-                        let image = "<img src=\"\(h.e(img))\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(h.e(alt))\" loading=\"lazy\">"
-                        h.raw("<td data-theme=\"\(h.e(t))\" data-rules=\"\(h.e(rulesAttr))\"\(cls)>")
-                        if let first = related.first {
-                            h.raw("<a href=\"#f-\(first)\">\(image)</a>")
-                        } else {
-                            h.raw(image)
-                        }
-                        h.raw("</td>")
-                    }
-                    h.raw("</tr>\n")
-                }
-                h.raw("</tbody></table></div>\n")
+                sheet.table(&h, caption: "\(comp) · @2x", columns: columns, rows: rows, variants: cv,
+                            fit: Self.naturalWidth(columns, cv) > Self.sheetWidth)
+                h.raw("</div>\n")
             }
             h.raw("</section>\n")
         }
         h.raw("</section>\n")
 
-        // Findings
+        // Findings: per preset, errors first, then warnings, then info; within a severity by rule.
         h.raw("<section aria-labelledby=\"findings\"><h2 id=\"findings\">Findings</h2>\n")
         if findings.isEmpty { h.raw("<p>No findings.</p>\n") }
-        var ruleAnchors = Set<String>()
-        for p in presets {
-            let pf = findings.indices.filter { findings[$0].preset == p.name }
-            if pf.isEmpty { continue }
-            h.raw("<section class=\"finding-group\" data-preset=\"\(h.e(p.name))\"><h3>\(h.e(p.name))</h3>\n")
-            for rule in rules {
-                let rf = pf.filter { findings[$0].rule == rule.id }
-                if rf.isEmpty { continue }
-                let anchor = ruleAnchors.insert(rule.id).inserted ? "rule-\(rule.id)" : "rule-\(rule.id)-\(p.name)"
-                h.raw("<section class=\"rule-group\" data-rule=\"\(h.e(rule.id))\"><h4 id=\"\(h.e(anchor))\">\(h.e(rule.title)) <code>\(h.e(rule.id))</code>")
+        for g in groups {
+            let p = presets.first { $0.name == g.preset }
+            h.raw("<section class=\"finding-group\" data-preset=\"\(h.e(g.preset))\"><h3>\(h.e(g.preset))</h3>\n")
+            for rg in g.rules {
+                let rule = rg.rule
+                let count = rg.folds.reduce(0) { $0 + $1.count }
+                h.raw("<section class=\"rule-group\" data-rule=\"\(h.e(rule.id))\" data-severity=\"\(h.e(rg.severity))\">")
+                h.raw("<h4 id=\"\(h.e(rg.anchor))\"><span class=\"badge \(h.e(rg.severity))\">\(h.e(Self.severityTitle(rg.severity, count)))</span> ")
+                h.raw("\(h.e(rule.title)) <code>\(h.e(rule.id))</code>")
                 if let cr = rule.criterion { h.raw(" <span class=\"muted\">WCAG \(h.e(cr))</span>") }
-                h.raw(" <span class=\"muted\">· \(rf.count)</span></h4>\n")
+                h.raw(" <span class=\"muted\">· \(count)</span></h4>\n")
                 h.raw("<details class=\"fix\"><summary>What it checks and how to fix it</summary><p>\(h.e(rule.summary))</p><p><strong>Fix:</strong> \(h.e(rule.fix))</p></details>\n")
-                for fold in foldFindings(rf) {
+                for fold in rg.folds {
                     let i = fold[0]
                     let f = findings[i]
-                    let parts = VariantPattern.parts(f.variant).map(String.init)
-                    let theme = parts.count > 3 ? parts[3] : "*"
-                    let dt = fold.count > 1 ? "*" : (parts.count > 2 ? parts[2] : "*")
-                    h.raw("<article class=\"finding sev-\(h.e(f.severity))\" id=\"f-\(i)\" data-preset=\"\(h.e(f.preset))\" data-rule=\"\(h.e(f.rule))\" data-severity=\"\(h.e(f.severity))\" data-theme=\"\(h.e(theme))\" data-dt=\"\(h.e(dt))\">\n")
+                    let themesCovered = fold.map { VariantPattern.parts(findings[$0].variant) }.map { $0.count > 3 ? String($0[3]) : "*" }
+                    let theme = themesCovered.contains("*") ? (p?.themes ?? []).joined(separator: " ") : orderedUnique(themesCovered).joined(separator: " ")
+                    let sizes = dynamicTypeSizes(of: fold, preset: p)
+                    h.raw("<article class=\"finding sev-\(h.e(f.severity))\" id=\"f-\(i)\" data-preset=\"\(h.e(f.preset))\" data-rule=\"\(h.e(f.rule))\" "
+                          + "data-severity=\"\(h.e(f.severity))\" data-count=\"\(fold.count)\" data-theme=\"\(h.e(theme))\" data-dt=\"\(h.e(sizes.joined(separator: " ")))\">\n")
                     h.raw("<p class=\"head\"><span class=\"badge \(h.e(f.severity))\">\(h.e(f.severity.capitalized))</span>")
                     if f.accepted != nil { h.raw(" <span class=\"badge accepted\">Accepted</span>") }
                     h.raw(" <code>\(h.e(f.variant))</code> <span class=\"muted\">\(h.e(f.subject))</span></p>\n")
                     h.raw("<p class=\"message\">\(h.e(f.message))</p>\n")
+                    if let all = p?.dynamicTypeSizes, !sizes.isEmpty, sizes.count < all.count {
+                        h.raw("<p class=\"muted\">At Dynamic Type sizes \(h.e(sizes.joined(separator: ", "))) only.</p>\n")
+                    }
                     if fold.count > 1 {
                         h.raw("<details class=\"more\"><summary>The same finding in \(fold.count) variants</summary><ul>\n")
                         for j in fold {
-                            h.raw("<li id=\"f-\(j)\"><code>\(h.e(findings[j].variant))</code> — \(h.e(findings[j].message))</li>\n")
+                            let id = j == i ? "" : " id=\"f-\(j)\""
+                            h.raw("<li\(id)><code>\(h.e(findings[j].variant))</code> — \(h.e(findings[j].message))</li>\n")
                         }
                         h.raw("</ul></details>\n")
                     }
@@ -166,14 +177,31 @@ extension RunReport {
 
         // Snapshots
         if let snap = snapshots {
-            let changed = snap.results.filter { $0.status != "match" }
             h.raw("<section aria-labelledby=\"snapshots\"><h2 id=\"snapshots\">Snapshot changes</h2>\n")
             h.raw("<p class=\"muted\">Baselines in <code>\(h.e(snap.folder))</code>: \(c.snapshotMatches) match, \(c.snapshotMismatches) changed, \(c.snapshotNew) new, \(c.snapshotStale) stale.</p>\n")
-            for (n, s) in changed.enumerated() {
+            let renders = Dictionary(variants.filter { $0.image != nil }.map { (Self.pictureID($0.id), $0) }, uniquingKeysWith: { a, _ in a })
+            for (n, s) in changedSnapshots.enumerated() {
                 let parts = VariantPattern.parts(s.id).map(String.init)
                 h.raw("<article class=\"snapshot\" id=\"s-\(n)\" data-preset=\"\(h.e(parts.first ?? ""))\" data-theme=\"\(h.e(parts.count > 3 ? parts[3] : ""))\" data-dt=\"\(h.e(parts.count > 2 ? parts[2] : ""))\">\n")
                 h.raw("<h3><code>\(h.e(s.id))</code> <span class=\"badge \(s.failed ? "error" : "info")\">\(h.e(s.status))</span></h3>\n")
                 if let m = s.message { h.raw("<p>\(h.e(m))</p>\n") }
+                switch s.status {
+                case "new":
+                    if s.action == "recorded" {
+                        h.raw("<p>There was no baseline; this run recorded the render below as <code>\(h.e(s.baseline))</code>.</p>\n")
+                    } else {
+                        h.raw("<p>No baseline yet (<code>\(h.e(s.baseline))</code>). If the render below is right, record it with "
+                              + "<code>glyphaudit check --record</code> (or <code>glyphaudit run --record</code>).</p>\n")
+                    }
+                case "stale":
+                    if s.action == "pruned" {
+                        h.raw("<p>No variant makes this baseline any more; it was deleted.</p>\n")
+                    } else {
+                        h.raw("<p>No variant of the preset makes this baseline any more (<code>\(h.e(s.baseline))</code>). "
+                              + "Delete it with <code>glyphaudit check --prune</code>.</p>\n")
+                    }
+                default: break
+                }
                 if let e = s.expected, let a = s.actual {
                     h.raw("<div class=\"compare\" data-compare><div class=\"stack\"><img src=\"\(h.e(e))\" alt=\"Expected (baseline) \(h.e(s.id))\"><img class=\"over\" src=\"\(h.e(a))\" alt=\"Actual render \(h.e(s.id))\"></div>\n")
                     h.raw("<label>Slide between expected and actual <input type=\"range\" min=\"0\" max=\"100\" value=\"50\" data-slider></label> ")
@@ -185,15 +213,99 @@ extension RunReport {
                     for (label, p) in pics { h.raw("<figure><img src=\"\(h.e(p))\" alt=\"\(label) \(h.e(s.id))\" loading=\"lazy\"><figcaption>\(label)</figcaption></figure>") }
                     h.raw("</div>\n")
                 }
+                // A new variant has no baseline to compare with: show what would be recorded (the
+                // contact sheet's @2x render; for another scale, the same variant at @2x).
+                if s.status == "new", s.actual == nil, let v = renders[Self.pictureID(s.id)], let img = v.image {
+                    let scale = s.id.split(separator: "@").last.map(String.init) ?? ""
+                    let label = scale == "2x" ? "The render" : "The render at @2x (this baseline is @\(scale))"
+                    h.raw("<figure><img src=\"\(h.e(img))\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(h.e(label)) \(h.e(s.id))\" "
+                          + "loading=\"lazy\"><figcaption>\(h.e(label))</figcaption></figure>\n")
+                }
                 h.raw("</article>\n")
             }
-            if changed.isEmpty { h.raw("<p>Every baseline matches.</p>\n") }
+            if changedSnapshots.isEmpty { h.raw("<p>Every baseline matches.</p>\n") }
             h.raw("</section>\n")
         }
 
         h.raw("</main>\n<footer class=\"wrap muted\"><p>Made by \(h.e(tool)). Open this file straight from disk; it loads nothing from the network.</p></footer>\n")
         h.raw("<script>\(HTMLBuilder.script)</script>\n</body>\n</html>\n")
         return h.text
+    }
+
+    /// The presets this report holds variants (or findings) of: with `--only preset=…` or in a shard,
+    /// the others are not listed, so a "—" never stands for a preset that was not run.
+    var presetsInReport: [PresetRecord] {
+        let names = Set(variants.map(\.preset)).union(findings.map(\.preset))
+        return presets.filter { names.contains($0.name) }
+    }
+
+    /// One rule's findings of one severity in one preset, folded into cards.
+    struct RuleGroup {
+        var rule: RuleRecord
+        var severity: String
+        var folds: [[Int]]
+        /// The heading's id: `rule-<id>` for the rule's first group on the page.
+        var anchor: String
+    }
+
+    /// The findings of each preset in the order the page lists them: errors, then warnings, then info;
+    /// within a severity by rule (in the `rules` order); open findings before accepted ones.
+    func findingGroups(_ shown: [PresetRecord]) -> [(preset: String, rules: [RuleGroup])] {
+        var used = Set<String>()
+        var out: [(preset: String, rules: [RuleGroup])] = []
+        for p in shown {
+            let pf = findings.indices.filter { findings[$0].preset == p.name }
+            if pf.isEmpty { continue }
+            var groups: [RuleGroup] = []
+            for severity in ["error", "warning", "info"] {
+                for rule in rules {
+                    let rf = pf.filter { findings[$0].rule == rule.id && rank(findings[$0].severity) == rank(severity) }
+                    if rf.isEmpty { continue }
+                    let anchor = used.insert(rule.id).inserted ? "rule-\(rule.id)" : "rule-\(rule.id)-\(p.name)-\(severity)"
+                    groups.append(RuleGroup(rule: rule, severity: severity, folds: foldFindings(rf), anchor: anchor))
+                }
+            }
+            out.append((p.name, groups))
+        }
+        return out
+    }
+
+    /// The Dynamic Type sizes a card's findings hold at, in size order (all the preset's for `*`).
+    func dynamicTypeSizes(of fold: [Int], preset: PresetRecord?) -> [String] {
+        let all = preset?.dynamicTypeSizes ?? DynamicTypeSize.allCases.map(\.short)
+        var sizes = Set<String>()
+        for j in fold {
+            let f = findings[j]
+            let parts = VariantPattern.parts(f.variant)
+            let part = parts.count > 2 ? String(parts[2]) : "*"
+            let base = part == "*" ? all : [part]
+            sizes.formUnion(f.dynamicTypeSizes.map { s in base.filter(s.contains) } ?? base)
+        }
+        return DynamicTypeSize.allCases.map(\.short).filter(sizes.contains)
+    }
+
+    static func severityTitle(_ severity: String, _ n: Int) -> String {
+        switch severity {
+        case "error": n == 1 ? "Error" : "Errors"
+        case "warning": n == 1 ? "Warning" : "Warnings"
+        default: "Info"
+        }
+    }
+
+    /// A variant id without its scale: the picture the contact sheet shows for every scale.
+    static func pictureID(_ id: String) -> String {
+        guard let at = id.lastIndex(of: "@") else { return id }
+        return String(id[..<at])
+    }
+
+    /// The width a sheet of these columns takes at the renders' own size (CSS px): the size column,
+    /// then each column as wide as its widest render or its heading, with the cell padding and border.
+    static func naturalWidth(_ columns: [(theme: String, state: String)], _ variants: [VariantRecord]) -> Int {
+        48 + columns.reduce(0) { sum, col in
+            let widest = variants.filter { $0.theme == col.theme && $0.state == col.state }.map { $0.width / 2 }.max() ?? 0
+            let heading = max(col.theme.count, col.state.count) * 8 + 16
+            return sum + max(widest, heading) + 9
+        }
     }
 
     /// For each picture (variant id at @2x), the open findings that cover it at any scale.
@@ -207,7 +319,8 @@ extension RunReport {
         return out
     }
 
-    /// Findings that differ only in Dynamic Type size and scale fold into one card (in order).
+    /// Findings that differ only in Dynamic Type size and scale fold into one card (in order; open
+    /// findings before accepted ones).
     func foldFindings(_ indices: [Int]) -> [[Int]] {
         var order: [String] = []
         var groups: [String: [Int]] = [:]
@@ -219,10 +332,11 @@ extension RunReport {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(i)
         }
-        // Errors first, then warnings, then info; otherwise in report order.
         return order.enumerated().sorted { a, b in
             let ra = rank(findings[groups[a.element]![0]].severity), rb = rank(findings[groups[b.element]![0]].severity)
-            return ra != rb ? ra < rb : a.offset < b.offset
+            if ra != rb { return ra < rb }
+            let aa = findings[groups[a.element]![0]].accepted != nil, ab = findings[groups[b.element]![0]].accepted != nil
+            return aa != ab ? !aa : a.offset < b.offset
         }.map { groups[$0.element]! }
     }
 
@@ -230,6 +344,95 @@ extension RunReport {
 
     func formatNumber(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.4g", v)
+    }
+
+    func orderedUnique(_ xs: [String]) -> [String] {
+        var seen = Set<String>()
+        return xs.filter { seen.insert($0).inserted }
+    }
+}
+
+/// What a contact-sheet cell needs to know about findings and snapshots.
+struct SheetContext {
+    let findings: [FindingRecord]
+    /// Picture → indices of the open findings covering it.
+    let byVariant: [String: [Int]]
+    /// Finding index → the index of the card that shows it.
+    let cardOf: [Int: Int]
+    let snapshots: [SnapshotRecord]
+    /// Picture id (no scale) → indices into `snapshots` of its changed snapshots.
+    let snapshotsByPicture: [String: [Int]]
+
+    func rank(_ severity: String) -> Int { severity == "error" ? 0 : severity == "warning" ? 1 : 2 }
+
+    func table(_ h: inout HTMLBuilder, caption: String, columns: [(theme: String, state: String)], rows: [String],
+               variants: [VariantRecord], fit: Bool) {
+        h.raw("<table class=\"sheet\(fit ? " fit" : "")\"><caption>\(h.e(caption))</caption>\n")
+        if fit { h.raw("<colgroup><col class=\"size-col\"><col span=\"\(columns.count)\"></colgroup>\n") }
+        h.raw("<thead><tr><th scope=\"col\">Size</th>")
+        for (t, s) in columns {
+            h.raw("<th scope=\"col\" data-theme=\"\(h.e(t))\">\(h.e(t))<br><span class=\"muted\">\(h.e(s))</span></th>")
+        }
+        h.raw("</tr></thead>\n<tbody>\n")
+        for dt in rows {
+            let row = variants.filter { $0.dynamicType == dt }
+            h.raw("<tr data-dt=\"\(dt)\"><th scope=\"row\">\(dt)</th>")
+            for (t, s) in columns {
+                if let v = row.first(where: { $0.theme == t && $0.state == s }), v.image != nil {
+                    cell(&h, v)
+                } else {
+                    h.raw("<td data-theme=\"\(h.e(t))\"></td>")
+                }
+            }
+            h.raw("</tr>\n")
+        }
+        h.raw("</tbody></table>\n")
+    }
+
+    func cell(_ h: inout HTMLBuilder, _ v: VariantRecord) {
+        guard let img = v.image else { return }
+        let related = (byVariant[v.pictureKey] ?? []).sorted { a, b in
+            let ra = rank(findings[a].severity), rb = rank(findings[b].severity)
+            return ra != rb ? ra < rb : a < b
+        }
+        // One link per card (a folded card holds several findings), worst first.
+        var cards: [Int] = []
+        for i in related where !cards.contains(cardOf[i] ?? i) { cards.append(cardOf[i] ?? i) }
+        let worst = related.first.map { findings[$0].severity }
+        let hits = related.map { "\(findings[$0].rule):\(findings[$0].severity)" }
+        var seenHits = Set<String>()
+        let hitsAttr = hits.filter { seenHits.insert($0).inserted }.joined(separator: " ")
+        let snaps = snapshotsByPicture[RunReport.pictureID(v.id)] ?? []
+        var cls: [String] = []
+        if let worst { cls.append("flag-\(worst)") }
+        if !snaps.isEmpty { cls.append("snap") }
+        let name = RunReport.pictureID(v.id)
+        let alt = name + (related.isEmpty ? "" : ", \(related.count) finding\(related.count == 1 ? "" : "s")")
+            + (snaps.isEmpty ? "" : ", snapshot \(snapshots[snaps[0]].status)")
+        let image = "<img src=\"\(h.e(img))\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(h.e(alt))\" loading=\"lazy\">"
+        h.raw("<td data-theme=\"\(h.e(v.theme))\" data-hits=\"\(h.e(hitsAttr))\"\(cls.isEmpty ? "" : " class=\"\(cls.joined(separator: " "))\"")>")
+        if let first = cards.first {
+            let title = cards.map { "\(findings[$0].severity) · \(findings[$0].rule): \(findings[$0].message)" }.joined(separator: "\n")
+            h.raw("<a href=\"#f-\(first)\" title=\"\(h.e(title))\">\(image)</a>")
+        } else {
+            h.raw(image)
+        }
+        if cards.count > 1 {
+            // Every finding of the cell, one click away and out of the way until wanted.
+            h.raw("<details class=\"cell-more\"><summary>\(cards.count) findings</summary><ul>")
+            for k in cards {
+                let f = findings[k]
+                h.raw("<li><a href=\"#f-\(k)\">\(h.e(f.rule))</a> <span class=\"muted\">\(h.e(f.severity)) · \(h.e(f.subject))</span></li>")
+            }
+            h.raw("</ul></details>")
+        }
+        if let n = snaps.first {
+            let scales = snaps.compactMap { snapshots[$0].id.split(separator: "@").last.map { "@" + $0 } }
+            let what = orderedUnique(snaps.map { snapshots[$0].status == "mismatch" ? "changed" : snapshots[$0].status })
+            h.raw("<p class=\"cell-snap\"><a class=\"snap-badge\" href=\"#s-\(n)\">snapshot \(h.e(what.joined(separator: ", ")))</a> "
+                  + "<span class=\"muted\">\(h.e(scales.joined(separator: " ")))</span></p>")
+        }
+        h.raw("</td>")
     }
 
     func orderedUnique(_ xs: [String]) -> [String] {
@@ -283,10 +486,15 @@ struct HTMLBuilder {
     .card.bad{border-left-color:var(--bad)}.card.warn{border-left-color:var(--warn)}.card.good{border-left-color:var(--good)}
     .card .value{font-size:28px;font-weight:700;display:block}.card .title{font-weight:600}.card .note{display:block;color:var(--muted);font-size:13px}
     table{border-collapse:collapse}caption{text-align:left;font-weight:600;padding:6px 0}th,td{border:1px solid var(--line);padding:4px 8px;vertical-align:middle}
-    .counts td.bad{color:var(--bad);font-weight:600}.counts td.warn{color:var(--warn);font-weight:600}
+    .counts td.bad,.counts td.bad a{color:var(--bad);font-weight:600}.counts td.warn,.counts td.warn a{color:var(--warn);font-weight:600}
     .filters form{display:flex;flex-wrap:wrap;gap:16px;align-items:center}.filters select{font:inherit;padding:4px;border:1px solid var(--muted);border-radius:6px;background:#fff;color:var(--ink)}
     .sheet-scroll{overflow-x:auto;margin:8px 0 24px}.sheet th{background:var(--panel);font-size:13px}.sheet td{padding:4px;background:var(--panel)}
     .sheet img{display:block}.sheet td.flag-error{outline:3px solid var(--bad);outline-offset:-3px}.sheet td.flag-warning{outline:3px dashed var(--warn);outline-offset:-3px}
+    .sheet td.flag-info{outline:2px dotted var(--muted);outline-offset:-2px}.sheet td.dim img{opacity:.3}
+    .sheet.fit{table-layout:fixed;width:100%}.sheet.fit .size-col{width:48px}.sheet.fit img{max-width:100%;height:auto}
+    .cell-more{font-size:12px;line-height:1.5}.cell-more summary{cursor:pointer;color:#0040dd}.cell-more ul{list-style:none;margin:0;padding:0}
+    .cell-snap{margin:2px 0 0;font-size:12px}
+    .snap-badge{display:inline-block;background:var(--focus);color:#fff;border-radius:4px;padding:0 5px;font-size:12px;font-weight:700;text-decoration:none}
     .finding{border:1px solid var(--line);border-left:6px solid var(--line);border-radius:8px;padding:8px 12px;margin:8px 0}
     .finding.sev-error{border-left-color:var(--bad)}.finding.sev-warning{border-left-color:var(--warn)}.finding .head{margin:0}.finding .message{margin:4px 0;font-weight:600}
     .numbers{font-size:13px;color:var(--muted)}.badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:13px;font-weight:700;border:1px solid currentColor}
@@ -303,22 +511,35 @@ struct HTMLBuilder {
       var form=document.getElementById('filter-form');var note=document.getElementById('filter-count');
       function val(k){var s=form.querySelector('[data-filter="'+k+'"]');return s?s.value:'';}
       function ok(el,k,v,attr){if(!v)return true;var a=el.getAttribute(attr||('data-'+k));if(a===null)return true;if(a==='*')return true;return (' '+a+' ').indexOf(' '+v+' ')>=0;}
+      var total=0;document.querySelectorAll('article.finding').forEach(function(el){total+=+(el.getAttribute('data-count')||1);});
       function apply(){
         var f={preset:val('preset'),rule:val('rule'),severity:val('severity'),theme:val('theme'),dt:val('dt')};
         var shown=0;
         document.querySelectorAll('article.finding').forEach(function(el){
           var vis=ok(el,'preset',f.preset)&&ok(el,'rule',f.rule)&&ok(el,'severity',f.severity)&&ok(el,'theme',f.theme)&&ok(el,'dt',f.dt);
-          el.hidden=!vis;if(vis)shown++;});
+          el.hidden=!vis;if(vis)shown+=+(el.getAttribute('data-count')||1);});
         document.querySelectorAll('section.rule-group,section.finding-group').forEach(function(s){
           s.hidden=!s.querySelector('article.finding:not([hidden])');});
         document.querySelectorAll('section.preset').forEach(function(s){s.hidden=!ok(s,'preset',f.preset);});
         document.querySelectorAll('table.sheet tr[data-dt]').forEach(function(r){r.hidden=!ok(r,'dt',f.dt);});
         document.querySelectorAll('table.sheet [data-theme]').forEach(function(c){c.hidden=!ok(c,'theme',f.theme);});
-        document.querySelectorAll('table.sheet td[data-rules]').forEach(function(c){c.style.opacity=(f.rule&&!ok(c,'rule',f.rule,'data-rules'))?'0.35':'';});
+        document.querySelectorAll('table.sheet td[data-hits]').forEach(function(c){
+          var m=c.getAttribute('data-hits').split(' ').filter(function(h){if(!h)return false;var p=h.split(':');
+            return (!f.rule||p[0]===f.rule)&&(!f.severity||p[1]===f.severity);});
+          function has(s){return m.some(function(h){return h.split(':')[1]===s;});}
+          var w=has('error')?'error':has('warning')?'warning':m.length?'info':'';
+          ['error','warning','info'].forEach(function(s){c.classList.toggle('flag-'+s,s===w);});
+          c.classList.toggle('dim',!!(f.rule||f.severity)&&!m.length);});
         document.querySelectorAll('article.snapshot').forEach(function(el){el.hidden=!(ok(el,'preset',f.preset)&&ok(el,'theme',f.theme)&&ok(el,'dt',f.dt));});
-        note.textContent=shown+' finding'+(shown===1?'':'s')+' shown';
+        note.textContent=shown+' of '+total+' finding'+(total===1?'':'s')+' shown';
       }
+      // Filters can be preset in the link: index.html?severity=warning&dt=AX5
+      var q=new URLSearchParams(location.search);
+      form.querySelectorAll('select[data-filter]').forEach(function(s){var v=q.get(s.getAttribute('data-filter'));
+        if(v!==null&&Array.prototype.some.call(s.options,function(o){return o.value===v;}))s.value=v;});
       form.addEventListener('change',apply);apply();
+      // A layout self-check for scripts/check-report: a contact sheet wider than the page is marked.
+      document.querySelectorAll('.sheet-scroll').forEach(function(d){if(d.scrollWidth>d.clientWidth+1)d.setAttribute('data-overflow','');});
       document.querySelectorAll('[data-compare]').forEach(function(box){
         var over=box.querySelector('.over');var slider=box.querySelector('[data-slider]');var flip=box.querySelector('[data-flip]');
         function set(p){over.style.clipPath='inset(0 '+(100-p)+'% 0 0)';}
