@@ -13,7 +13,12 @@ public enum AtomicFile {
             madeFolders.withLock { _ = $0.insert(folder.path) }
         }
         let temp = folder.path + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0 && errno == ENOENT {
+            // The folder was known to exist but has gone since (removed by someone else): make it again.
+            try makeFolders(folder.path, for: url)
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
         guard fd >= 0 else { throw writeError(url, errno) }
         var offset = 0
         let ok = data.withUnsafeBytes { raw -> Bool in
@@ -47,19 +52,39 @@ public enum AtomicFile {
             if (info.st_mode & S_IFMT) == S_IFDIR { return }
             throw notAFolder(url, path)
         }
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            prefix += "/" + component
-            if mkdir(prefix, 0o777) == 0 { continue }
-            let code = errno
-            if code == EEXIST {
-                // Already there: fine if it is a folder (made earlier, or by another writer just now).
-                if stat(prefix, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
-                throw notAFolder(url, prefix)
+        try makeFolder(path, for: url)
+    }
+
+    /// Makes `path`, and its parents only when they are missing too (one `mkdir` per new folder,
+    /// not one per component).
+    private static func makeFolder(_ path: String, for url: URL) throws {
+        if mkdir(path, 0o777) == 0 { return }
+        var code = errno
+        if code == ENOENT {
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty && parent != path {
+                try makeFolder(parent, for: url)
+                if mkdir(path, 0o777) == 0 { return }
+                code = errno
             }
-            throw InputError(file: url.path,
-                             message: "cannot write: cannot create the folder \(prefix): \(String(cString: strerror(code)))")
         }
+        if code == EEXIST {
+            // Already there: fine if it is a folder (made earlier, or by another writer just now).
+            var info = stat()
+            if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
+            throw notAFolder(url, path)
+        }
+        if code == ENOTDIR {
+            // A component of the path is a file: name it.
+            var prefix = path.hasPrefix("/") ? "" : "."
+            var info = stat()
+            for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+                prefix += "/" + component
+                if stat(prefix, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { throw notAFolder(url, prefix) }
+            }
+        }
+        throw InputError(file: url.path,
+                         message: "cannot write: cannot create the folder \(path): \(String(cString: strerror(code)))")
     }
 
     static func notAFolder(_ url: URL, _ path: String) -> Error {
