@@ -6,7 +6,7 @@ enum AuditCommand {
         name: "audit",
         summary: "Audit every selected variant for accessibility (findings only).",
         usage: "glyphaudit audit [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--config FILE] [--baseline FILE] "
-            + "[--write-baseline FILE] [--fail-on error|warning|never] [--evidence DIR] [--json] [--jobs N]",
+            + "[--write-baseline FILE] [--fail-on error|warning|never] [--evidence DIR] [--json] [--jobs N] [--quiet] [--verbose]",
         discussion: """
         Renders the selected variants in memory and runs every rule (`glyphaudit rules` lists them). Prints
         the findings grouped by preset and rule with counts, then the details; with --json, prints them as JSON

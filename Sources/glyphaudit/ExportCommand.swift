@@ -16,7 +16,11 @@ enum ExportCommand {
         A file is written (atomically) only when its bytes change; a re-export of an unchanged catalog touches
         nothing. --only takes preset, control, shape, size and state. See docs/export.md.
         """,
-        options: Selection.options + [
+        options: Selection.options.map {
+            $0.name == "only" ? Option(name: "only", value: "KEY=VALUE",
+                                       help: "Keep image sets where KEY (preset, control, shape, size, state) is VALUE.",
+                                       repeatable: true) : $0
+        } + [
             Option(name: "xcassets", value: "DIR", help: "The catalog to write (required; the folder name ends in .xcassets)."),
             Option.flag("vector", "One vector image per appearance instead of PNGs: pdf, or svg when followed by `svg`."),
             Option.flag("quiet", "Print nothing but errors."),

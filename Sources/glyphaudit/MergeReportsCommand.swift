@@ -5,7 +5,7 @@ enum MergeReportsCommand {
     static let command = Command(
         name: "merge-reports",
         summary: "Merge the reports of --shard runs into one complete set of reports.",
-        usage: "glyphaudit merge-reports DIR… [--report DIR] [--formats LIST]",
+        usage: "glyphaudit merge-reports DIR… [--report DIR] [--formats LIST] [--quiet]",
         discussion: """
         Each DIR is the --report folder of one `glyphaudit run --shard I/N`; its report.json and pictures
         are read. The merged reports equal those of one unsharded run. Exit status: 0 when the merged run

@@ -5,7 +5,8 @@ enum RenderCommand {
     static let command = Command(
         name: "render",
         summary: "Render the variant matrix to PNG (and SVG, PDF).",
-        usage: "glyphaudit render [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--out DIR] [--format png,svg,pdf] [--jobs N]",
+        usage: "glyphaudit render [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--out DIR] [--format png,svg,pdf] "
+            + "[--contact-sheet DIR] [--svg-jobs FILE] [--jobs N] [--quiet]",
         discussion: """
         Renders every selected variant (size × Dynamic Type size × theme × state × display scale) and writes
         DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.<format>. PNGs are at the display

@@ -7,11 +7,11 @@ enum RunCommand {
         summary: "Render, audit, check snapshots and write every report in one pass (the CI entry point).",
         usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--report DIR] [--formats LIST] "
             + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--max-diff-pixels N] [--max-diff-ratio R] "
-            + "[--include-aa] [--alpha A] [--shard I/N] [--jobs N]",
+            + "[--include-aa] [--alpha A] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant once, in memory; audits them (`glyphaudit rules`); compares them with
         their baselines in --snapshots (the default folder, snapshots, is skipped with a note when it does not
-        exist; a folder named with --snapshots must exist unless --record or --update is given); and writes
+        exist; a folder named with --snapshots must exist unless --record (which creates it) or --update is given); and writes
         the reports into --report: index.html (with its pictures), report.json, junit.xml, results.sarif and
         summary.md. With no --preset and no --spec, runs on the four built-in presets. When GITHUB_ACTIONS=true,
         failing findings and snapshots are also printed as workflow annotations (::error file=…::).

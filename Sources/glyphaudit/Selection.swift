@@ -7,7 +7,7 @@ enum Selection {
         Option(name: "preset", value: "NAME", help: "A built-in preset (see `glyphaudit presets`).", repeatable: true),
         Option(name: "spec", value: "FILE", help: "A spec file (JSON; see docs/spec-format.md).", repeatable: true),
         Option(name: "only", value: "KEY=VALUE",
-               help: "Keep variants where KEY (preset, shape, size, dynamic-type, theme, state, scale) is VALUE.",
+               help: "Keep variants where KEY (preset, control, shape, size, dynamic-type, theme, state, scale) is VALUE.",
                repeatable: true),
         Option(name: "jobs", value: "N", help: "Render on N threads (default: all cores)."),
     ]

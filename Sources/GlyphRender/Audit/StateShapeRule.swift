@@ -38,7 +38,7 @@ public struct StateShapeRule: AuditRule {
         RuleParameter("colorDistance", 0.12, range: 0.001...2,
                       "The OKLab distance at which two simulated colours count as different regions."),
         RuleParameter("recolourTolerance", 0.02, range: 0...1,
-                      "Two states whose colours map one to one, except on less than this share of the glyph's ink, "
+                      "Two states whose colours map one to one, except on less than this share of the edge pixels (those not flat in one state or the other), "
                           + "are a recolouring and fail whatever their boundaries (0: off)."),
     ]
 
