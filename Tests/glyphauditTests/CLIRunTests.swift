@@ -486,16 +486,8 @@ struct CLIHTMLReportTests {
           .disabled(if: chromium == nil, "chromium is not installed (scripts/setup --browser); the browser check was skipped"))
     func browser() throws {
         let w = try Self.makeReport()
-        let process = Process()
-        process.executableURL = CLI.packageRoot.appendingPathComponent("scripts/check-report")
-        process.arguments = [w.url.appendingPathComponent("out").path, w.url.appendingPathComponent("shot.png").path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try checkReport(w.url)
+        #expect(status == 0, "\(text)")
         #expect(text.contains("loads cleanly"), "\(text)")
         let shot = try Data(contentsOf: w.url.appendingPathComponent("shot.png"))
         #expect(shot.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG screenshot")
@@ -568,16 +560,8 @@ extension CLIHTMLReportTests {
             .replacingOccurrences(of: "class=\"sheet fit\"", with: "class=\"sheet\"")
         #expect(html.components(separatedBy: "id=\"overview\"").count == 3, "two elements with id=\"overview\"")
         try html.write(to: index, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = CLI.packageRoot.appendingPathComponent("scripts/check-report")
-        process.arguments = [w.url.appendingPathComponent("out").path, w.url.appendingPathComponent("shot.png").path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(text)")
+        let (status, text) = try checkReport(w.url)
+        #expect(status == 1, "\(text)")
         #expect(text.contains("duplicate id 'overview'"), "\(text)")
         #expect(text.contains("contact sheet is wider than the 1400 px window"), "\(text)")
     }
@@ -630,4 +614,18 @@ struct HTMLScan {
             if name == "button" { button = attributes["aria-label"] ?? "" }
         }
     }
+}
+
+/// Runs scripts/check-report on `folder/out`, writing `folder/shot.png`: its exit status and output.
+private func checkReport(_ folder: URL) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = CLI.packageRoot.appendingPathComponent("scripts/check-report")
+    process.arguments = [folder.appendingPathComponent("out").path, folder.appendingPathComponent("shot.png").path]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = out
+    try process.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
 }

@@ -44,10 +44,7 @@ struct CLISnapshotTests {
     func onePixelChange() throws {
         let w = try Workspace(recorded: true)
         let file = "t/square-md/L/default/checked@2x.png"
-        var raster = try Raster(contentsOfPNG: w.baseline(file))
-        let (x, y) = try #require(centralFlatPixel(raster))
-        raster.setContrasting(x, y)
-        try raster.pngData().write(to: w.baseline(file))
+        try w.changeOnePixel(file)
 
         let r = try w.run("check", "--spec", "spec.json")
         #expect(r.status == 1, "\(r)")
@@ -513,10 +510,7 @@ struct CLISnapshotTests {
     func writeErrors() throws {
         let w = try Workspace(recorded: true)
         let file = "t/square-md/L/default/checked@2x.png"
-        var raster = try Raster(contentsOfPNG: w.baseline(file))
-        let (x, y) = try #require(centralFlatPixel(raster))
-        raster.setContrasting(x, y)
-        try raster.pngData().write(to: w.baseline(file))
+        try w.changeOnePixel(file)
         try Data("x".utf8).write(to: w.folder.appendingPathComponent("afile"))
 
         let r = try w.run("check", "--spec", "spec.json", "--out", "afile")
@@ -688,6 +682,17 @@ private final class Workspace: @unchecked Sendable {
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     func baseline(_ file: String) -> URL { snapshots.appendingPathComponent(file) }
+
+    /// Sets the flat pixel nearest the centre of a baseline to black or white, whichever is farther
+    /// from its colour (a change the comparator must catch); returns where.
+    @discardableResult
+    func changeOnePixel(_ file: String) throws -> (Int, Int) {
+        var raster = try Raster(contentsOfPNG: baseline(file))
+        let (x, y) = try #require(centralFlatPixel(raster))
+        raster.setContrasting(x, y)
+        try raster.pngData().write(to: baseline(file))
+        return (x, y)
+    }
 
     func run(_ args: String...) throws -> RunResult { try run(args) }
 
