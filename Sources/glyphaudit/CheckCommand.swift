@@ -44,23 +44,33 @@ enum CheckCommand {
             Option(name: "max-diff-ratio", value: "R",
                    help: "Pass a variant when at most this share (0-1) of its pixels differ; both gates must hold when both are set."),
             Option(name: "threshold", value: "T", help: "pixelmatch colour threshold, 0-1 (default 0.1; smaller is stricter)."),
-            Option.flag("include-aa", "Count anti-aliased pixels as different (by default they are detected and ignored)."),
-            Option(name: "alpha", value: "A", help: "Opacity of the baseline in the diff pictures, 0-1 (default 0.1)."),
+        ] + comparisonOptions + [
             Option.flag("json", "Print every result as JSON on stdout (instead of the list)."),
             Option.flag("quiet", "No summary line on stderr; only the list (or JSON)."),
         ],
         run: run)
+
+    /// The comparison options `check` and `run` share.
+    static let comparisonOptions: [Option] = [
+        Option.flag("include-aa", "Count anti-aliased pixels as different (by default they are detected and ignored)."),
+        Option(name: "alpha", value: "A", help: "Opacity of the baseline in the diff pictures, 0-1 (default 0.1)."),
+    ]
+
+    /// pixelmatch's options from --include-aa, --alpha and (where the command has it) --threshold.
+    static func pixelmatch(_ args: Arguments) throws -> PixelmatchOptions {
+        var pixelmatch = PixelmatchOptions()
+        if let t = try args.double("threshold", range: 0...1) { pixelmatch.threshold = t }
+        if let a = try args.double("alpha", range: 0...1) { pixelmatch.alpha = a }
+        pixelmatch.includeAA = args.flag("include-aa")
+        return pixelmatch
+    }
 
     static func run(_ args: Arguments) throws -> Int32 {
         if !args.positionals.isEmpty {
             throw UsageError(message: "check takes no arguments, got \"\(args.positionals[0])\"")
         }
         let jobs = try Selection.jobs(args)
-        var pixelmatch = PixelmatchOptions()
-        if let t = try args.double("threshold", range: 0...1) { pixelmatch.threshold = t }
-        if let a = try args.double("alpha", range: 0...1) { pixelmatch.alpha = a }
-        pixelmatch.includeAA = args.flag("include-aa")
-        let options = SnapshotOptions(pixelmatch: pixelmatch,
+        let options = SnapshotOptions(pixelmatch: try pixelmatch(args),
                                       maxDiffPixels: try args.int("max-diff-pixels", range: 0...Int.max),
                                       maxDiffRatio: try args.double("max-diff-ratio", range: 0...1))
         var writes: SnapshotWrites = []

@@ -26,8 +26,7 @@ enum RunCommand {
             Option.flag("update", "Rewrite baselines that changed."),
             Option(name: "max-diff-pixels", value: "N", help: "Pixels that may differ before a snapshot fails (default 0)."),
             Option(name: "max-diff-ratio", value: "R", help: "Share of pixels (0…1) that may differ before a snapshot fails."),
-            Option.flag("include-aa", "Count anti-aliased pixels as different (by default they are detected and ignored)."),
-            Option(name: "alpha", value: "A", help: "Opacity of the baseline in the snapshot diff pictures, 0-1 (default 0.1)."),
+        ] + CheckCommand.comparisonOptions + [
             Option(name: "shard", value: "I/N", help: "Run the I-th of N slices of the matrix (merge them with merge-reports)."),
             Option.flag("quiet", "Print nothing but errors."),
             Option.flag("verbose", "Also print how long each stage took."),
@@ -62,9 +61,7 @@ enum RunCommand {
         }
         let maxPixels = try args.int("max-diff-pixels", range: 0...Int(Int32.max))
         let maxRatio = try args.double("max-diff-ratio", range: 0...1)
-        var pixelmatch = PixelmatchOptions()
-        pixelmatch.includeAA = args.flag("include-aa")
-        if let a = try args.double("alpha", range: 0...1) { pixelmatch.alpha = a }
+        let pixelmatch = try CheckCommand.pixelmatch(args)
         let config = try AuditCommand.config(args)
         let report = URL(fileURLWithPath: args.value("report") ?? "glyphaudit-out")
         let snapshotFolder = URL(fileURLWithPath: args.value("snapshots") ?? "snapshots")

@@ -313,13 +313,8 @@ struct CLIRunTests {
         env["TERM"] = "xterm-256color"
         if let noColor { env["NO_COLOR"] = noColor }
         process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try capture(process, stderr: false).output
     }
 
     @Test("on a terminal, only a non-empty NO_COLOR turns colour off (no-color.org): an empty one does not",
@@ -503,13 +498,8 @@ extension CLIHTMLReportTests {
         process.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.url.path)",
                              "--window-size=1400,2400", "--virtual-time-budget=5000", "--dump-dom",
                              "file://\(folder.appendingPathComponent("index.html").path)\(query)"]
-        let out = Pipe()
-        process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return HTMLScan(String(decoding: data, as: UTF8.self))
+        return HTMLScan(try capture(process, stderr: false).output)
     }
 
     @Test("in the browser, the Dynamic Type and severity filters hide the findings and outlines that do not match",
@@ -621,11 +611,17 @@ private func checkReport(_ folder: URL) throws -> (Int32, String) {
     let process = Process()
     process.executableURL = CLI.packageRoot.appendingPathComponent("scripts/check-report")
     process.arguments = [folder.appendingPathComponent("out").path, folder.appendingPathComponent("shot.png").path]
+    let r = try capture(process, stderr: true)
+    return (r.status, r.output)
+}
+
+/// Runs a process to its end: its exit status and its standard output (with `stderr`, both in one).
+private func capture(_ process: Process, stderr: Bool) throws -> (status: Int32, output: String) {
     let out = Pipe()
     process.standardOutput = out
-    process.standardError = out
+    if stderr { process.standardError = out }
     try process.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let data = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, text)
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

@@ -530,11 +530,7 @@ struct CLISnapshotTests {
     @Test("the largest colour difference is on --threshold's scale: 0.966 for black on white (√(0.5053·255²/35215))")
     func colourDifferenceScale() throws {
         let w = try Workspace()
-        let white = Raster(width: 3, height: 3, fill: .white)
-        var dot = white
-        for c in 0..<3 { dot.pixels[4 * 4 + c] = 0 }
-        try white.pngData().write(to: w.folder.appendingPathComponent("white.png"))
-        try dot.pngData().write(to: w.folder.appendingPathComponent("dot.png"))
+        try w.writeWhiteAndDot("white.png", "dot.png")
         let r = try w.run("diff", "white.png", "dot.png")
         #expect(r.status == 1)
         #expect(r.lines == ["differ     dot.png  1 px differ (11.111% of 9), largest colour difference 0.966"], "\(r)")
@@ -551,11 +547,7 @@ struct CLISnapshotTests {
     @Test("diff of two files: the unreadable one is named, both when both are; --output DIR; one pair, singular")
     func diffTwoFilesFollowUps() throws {
         let w = try Workspace()
-        let white = Raster(width: 3, height: 3, fill: .white)
-        var dot = white
-        for c in 0..<3 { dot.pixels[4 * 4 + c] = 0 }
-        try white.pngData().write(to: w.folder.appendingPathComponent("a.png"))
-        try dot.pngData().write(to: w.folder.appendingPathComponent("b.png"))
+        try w.writeWhiteAndDot("a.png", "b.png")
         try Data("nope".utf8).write(to: w.folder.appendingPathComponent("bad.png"))
         try Data().write(to: w.folder.appendingPathComponent("empty.png"))
         let folder = w.folder.path
@@ -685,6 +677,15 @@ private final class Workspace: @unchecked Sendable {
 
     /// Sets the flat pixel nearest the centre of a baseline to black or white, whichever is farther
     /// from its colour (a change the comparator must catch); returns where.
+    /// Writes a white 3 × 3 PNG and the same with its centre pixel black (one pixel over any threshold).
+    func writeWhiteAndDot(_ white: String, _ dot: String) throws {
+        let plain = Raster(width: 3, height: 3, fill: .white)
+        var dotted = plain
+        for c in 0..<3 { dotted.pixels[4 * 4 + c] = 0 }
+        try plain.pngData().write(to: folder.appendingPathComponent(white))
+        try dotted.pngData().write(to: folder.appendingPathComponent(dot))
+    }
+
     @discardableResult
     func changeOnePixel(_ file: String) throws -> (Int, Int) {
         var raster = try Raster(contentsOfPNG: baseline(file))

@@ -166,14 +166,7 @@ public final class AuditInput: Sendable {
 
     /// Indices of the items grouped by `key`, groups in order of first appearance, items in plan order.
     public func groups<K: Hashable>(by key: (Variant) -> K) -> [[Int]] {
-        var order: [K] = []
-        var groups: [K: [Int]] = [:]
-        for (i, item) in items.enumerated() {
-            let k = key(item.variant)
-            if groups[k] == nil { order.append(k) }
-            groups[k, default: []].append(i)
-        }
-        return order.map { groups[$0]! }
+        groups(of: Array(items.indices), by: key)
     }
 
     /// The indices of `items` (a group) split by `key`, groups in order of first appearance.

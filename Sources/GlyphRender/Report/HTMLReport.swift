@@ -340,16 +340,18 @@ extension RunReport {
         }.map { groups[$0.element]! }
     }
 
-    func rank(_ severity: String) -> Int { severity == "error" ? 0 : severity == "warning" ? 1 : 2 }
-
     func formatNumber(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e9 ? String(Int(v)) : String(format: "%.4g", v)
     }
+}
 
-    func orderedUnique(_ xs: [String]) -> [String] {
-        var seen = Set<String>()
-        return xs.filter { seen.insert($0).inserted }
-    }
+/// Severities in the page's order: error 0, warning 1, info 2.
+private func rank(_ severity: String) -> Int { severity == "error" ? 0 : severity == "warning" ? 1 : 2 }
+
+/// The strings in the order first seen, each once.
+private func orderedUnique(_ xs: [String]) -> [String] {
+    var seen = Set<String>()
+    return xs.filter { seen.insert($0).inserted }
 }
 
 /// What a contact-sheet cell needs to know about findings and snapshots.
@@ -362,8 +364,6 @@ struct SheetContext {
     let snapshots: [SnapshotRecord]
     /// Picture id (no scale) → indices into `snapshots` of its changed snapshots.
     let snapshotsByPicture: [String: [Int]]
-
-    func rank(_ severity: String) -> Int { severity == "error" ? 0 : severity == "warning" ? 1 : 2 }
 
     func table(_ h: inout HTMLBuilder, caption: String, columns: [(theme: String, state: String)], rows: [String],
                variants: [VariantRecord], fit: Bool) {
@@ -433,11 +433,6 @@ struct SheetContext {
                   + "<span class=\"muted\">\(h.e(scales.joined(separator: " ")))</span></p>")
         }
         h.raw("</td>")
-    }
-
-    func orderedUnique(_ xs: [String]) -> [String] {
-        var seen = Set<String>()
-        return xs.filter { seen.insert($0).inserted }
     }
 }
 
