@@ -237,3 +237,18 @@ public final class AuditInput: Sendable {
         return set
     }
 }
+
+/// Distinct keys in the order first seen, each with its index: the rules measure each distinct
+/// thing once (the same glyph on the same surface, say) however many variants share it.
+struct Interner<Key: Hashable> {
+    private(set) var keys: [Key] = []
+    private var index: [Key: Int] = [:]
+
+    /// The index of `key`, added when it is new.
+    mutating func intern(_ key: Key) -> Int {
+        if let k = index[key] { return k }
+        index[key] = keys.count
+        keys.append(key)
+        return keys.count - 1
+    }
+}

@@ -300,8 +300,7 @@ public struct NonTextContrastRule: AuditRule {
             let exclude: [Double]
             let background: RGBA
         }
-        var jobs: [Job] = []
-        var jobIndex: [Job: Int] = [:]
+        var jobs = Interner<Job>()
         var wanted: [(item: Int, part: PixelPart, job: Int)] = []
         for (i, item) in items.enumerated() {
             guard !Self.isExempt(item.variant.theme), let theme = item.spec.theme(named: item.variant.theme) else { continue }
@@ -313,20 +312,12 @@ public struct NonTextContrastRule: AuditRule {
             for part in Self.pixelParts(item, theme: theme, required: required) {
                 let job = Job(glyph: input.sameGlyph[i], subject: part.subject, region: rel(part.region), exclude: rel(part.exclude),
                               background: part.background)
-                let k: Int
-                if let known = jobIndex[job] {
-                    k = known
-                } else {
-                    k = jobs.count
-                    jobIndex[job] = k
-                    jobs.append(job)
-                }
-                wanted.append((i, part, k))
+                wanted.append((i, part, jobs.intern(job)))
             }
         }
         let work = wanted
         let firstOfJob = Dictionary(work.map { ($0.job, $0) }, uniquingKeysWith: { a, _ in a })
-        let best = input.parallelMap(jobs.count) { k -> Double in
+        let best = input.parallelMap(jobs.keys.count) { k -> Double in
             let w = firstOfJob[k]!
             return Self.bestPixelRatio(input.glyphs[w.item], region: w.part.region, exclude: w.part.exclude, background: w.part.background)
         }
@@ -461,20 +452,10 @@ public struct NonTextContrastRule: AuditRule {
             let v = items[i].variant
             return items[i].spec.theme(named: v.theme)?.color(.surface, state: v.state)?.rgba ?? .white
         }
-        var jobs: [Job] = []
-        var jobIndex: [Job: Int] = [:]
+        var jobs = Interner<Job>()
         var jobOf: [Int: Int] = [:]
-        for i in candidates {
-            let job = Job(glyph: input.sameGlyph[i], surface: surface(i))
-            if let k = jobIndex[job] {
-                jobOf[i] = k
-            } else {
-                jobIndex[job] = jobs.count
-                jobOf[i] = jobs.count
-                jobs.append(job)
-            }
-        }
-        let todo = jobs
+        for i in candidates { jobOf[i] = jobs.intern(Job(glyph: input.sameGlyph[i], surface: surface(i))) }
+        let todo = jobs.keys
         let measured = input.parallelMap(todo.count) { k in
             Self.measureImage(input.glyphs[todo[k].glyph], surface: todo[k].surface, required: required)
         }
