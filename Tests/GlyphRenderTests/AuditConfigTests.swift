@@ -16,13 +16,13 @@ struct AuditConfigTests {
     func parses() throws {
         let c = try Self.parse("""
         { "version": 1,
-          "rules": { "state-shape": { "severity": "warning", "minimumShare": 0.2 }, "image-aspect": "off", "target-size": { "minimum": 20 } },
+          "rules": { "state-shape": { "severity": "warning", "minimumArea": 2 }, "image-aspect": "off", "target-size": { "minimum": 20 } },
           "accepted": [ { "rule": "clipping", "variant": "x/*", "reason": "known" } ] }
         """)
-        #expect(c.rules["state-shape"] == RuleSetting(severity: .warning, values: ["minimumShare": 0.2]))
+        #expect(c.rules["state-shape"] == RuleSetting(severity: .warning, values: ["minimumArea": 2]))
         #expect(c.rules["image-aspect"]?.severity == .off)
         let auditor = Auditor(config: c)
-        #expect(auditor.options(for: StateShapeRule())["minimumShare"] == 0.2)
+        #expect(auditor.options(for: StateShapeRule())["minimumArea"] == 2)
         #expect(auditor.options(for: StateShapeRule())["greyscaleRatio"] == 1.35)
         #expect(auditor.options(for: TargetSizeRule())["minimum"] == 20)
         #expect(c.accepted == [AcceptedFinding(rule: "clipping", variant: "x/*", reason: "known", file: "/x/.glyphaudit.json", line: 3)])
@@ -34,7 +34,7 @@ struct AuditConfigTests {
               (#"{ "version": 1, "rules": { "state-shape": { "minShare": 0.1 } } }"#, "rules.state-shape.minShare", "unknown key \"minShare\""),
               (#"{ "version": 1, "rules": { "no-such-rule": "error" } }"#, "rules.no-such-rule", "unknown rule"),
               (#"{ "version": 1, "rules": { "state-shape": "fatal" } }"#, "rules.state-shape", "unknown value \"fatal\""),
-              (#"{ "version": 1, "rules": { "state-shape": { "minimumShare": 2 } } }"#, "rules.state-shape.minimumShare", "out of range"),
+              (#"{ "version": 1, "rules": { "state-shape": { "minimumArea": 20000 } } }"#, "rules.state-shape.minimumArea", "out of range"),
               (#"{ "version": 2 }"#, "version", "version 1"),
               (#"{ "version": 1, "accepted": [ { "rule": "clipping", "variant": "a" } ] }"#, "accepted[0]", "missing required key \"reason\""),
               (#"{ "version": 1, "accepted": [ { "rule": "clipping", "variant": "a", "reason": " " } ] }"#, "accepted[0].reason", "give the reason"),

@@ -17,11 +17,13 @@ struct AuditStateShapeTests {
         s.input.stateGroups().flatMap { g in (0..<g.count).flatMap { a in ((a + 1)..<g.count).map { (g[a], g[$0]) } } }
     }
 
-    /// No pair of the scene is a recolouring: the colour mapping breaks on well over the 2 % tolerance.
-    func expectNotRecoloured(_ s: AuditScene, above: Double = 0.05, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    /// Every pair of the scene changes at least `above` square points in every view.
+    func expectChanged(_ s: AuditScene, above: Double, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         for (a, b) in Self.pairs(s) {
-            let share = StateShapeRule.inconsistentShare(s.input, a, b)
-            #expect(share > above, "\(s.plan.items[a].variant.id) vs \(s.plan.items[b].variant.state): \(share)", sourceLocation: sourceLocation)
+            for (view, area) in StateShapeRule.areas(s.input, a, b) {
+                #expect(area > above, "\(s.plan.items[a].variant.id) vs \(s.plan.items[b].variant.state) in \(view): \(area) pt²",
+                        sourceLocation: sourceLocation)
+            }
         }
     }
 
@@ -33,7 +35,7 @@ struct AuditStateShapeTests {
             #expect(f.rule == "state-shape" && f.severity == .error && f.criterion == "1.4.1", sourceLocation: sourceLocation)
             #expect(Set(f.values["failingViews"]!.split(separator: ",").map(String.init)) == views, "\(f.message)",
                     sourceLocation: sourceLocation)
-            for v in views { #expect(f.numbers["share.\(v)"]! < 0.025, sourceLocation: sourceLocation) }
+            for v in views { #expect(f.numbers["area.\(v)"]! < 1, sourceLocation: sourceLocation) }
         }
     }
 
@@ -42,10 +44,10 @@ struct AuditStateShapeTests {
         let s = try AuditScene(SpecText.checkbox(appearance: Self.filled,
             theme: ##"{ "surface": "#FFFFFF", "fill": "#8E8E93", "states": { "checked": { "fill": "#007AFF" } } }"##))
         expectFails(s, in: ["greyscale", "protanopia", "deuteranopia", "tritanopia"], pairs: 9)
-        // Colour alone moves no boundary: the share is exactly zero.
+        // Colour alone changes no region: the area is exactly zero in every view.
         let f = try #require(s.run(rule).first)
-        #expect(f.numbers["share.greyscale"] == 0)
-        #expect(f.message.contains("fails in greyscale, protanopia, deuteranopia, tritanopia"))
+        for v in ColorView.allCases { #expect(f.numbers["area.\(v.rawValue)"] == 0) }
+        #expect(f.message.hasPrefix("unchecked vs checked (filled box → filled box): only the colours change"), "\(f.message)")
         #expect(f.subject == "unchecked vs checked")
         #expect(f.variant == "t/square-md/xS/default/checked@1x")
     }
@@ -63,12 +65,9 @@ struct AuditStateShapeTests {
             appearance: ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" }, "checked": { "ring": false, "fill": true, "mark": "check" } }"##,
             theme: ##"{ "surface": "#FFFFFF", "border": "#767676", "fill": "#007AFF", "mark": "#FFFFFF" }"##))
         #expect(s.run(rule).isEmpty)
-        for i in s.plan.items.indices where s.plan.items[i].variant.state == .unchecked {
-            let shares = StateShapeRule.shares(s.input, i, i + 1)
-            for (view, share) in shares { #expect(share > 0.05, "\(view) \(share) at \(s.plan.items[i].variant.id)") }
-        }
-        // The surface inside the ring becomes the fill while the surface outside stays: not a recolouring.
-        expectNotRecoloured(s, above: 0.4)
+        // The surface inside the ring becomes the fill (the white tick keeps the surface's colour):
+        // at xS the box is 22 × 14/17 = 18.1 pt, its inside (less the 1.7 pt ring at L, scaled) over 150 pt².
+        expectChanged(s, above: 150)
     }
 
     @Test("a green #2E7D32 fill with a red #D32F2F tick vs the same fill without it fails, naming protanopia and deuteranopia")
@@ -84,7 +83,8 @@ struct AuditStateShapeTests {
             // The two colours are nearly iso-luminant, so greyscale fails too; tritanopia still tells them apart.
             #expect(views.contains("greyscale"))
             #expect(!views.contains("tritanopia"))
-            #expect(f.message.contains("protanopia") && f.message.contains("deuteranopia"))
+            #expect(f.message.contains("in greyscale, protanopia, deuteranopia it cannot be told from its surroundings"), "\(f.message)")
+            #expect(f.message.contains("in tritanopia) differs from what is around it in colour only"), "\(f.message)")
         }
     }
 
@@ -120,7 +120,7 @@ struct AuditStateShapeTests {
         let findings = s.run(rule)
         #expect(findings.count == 6)  // two themes × three scales
         #expect(findings.allSatisfy { $0.subject == "unchecked vs mixed" })
-        #expect(findings.allSatisfy { $0.numbers.filter { $0.key.hasPrefix("share.") }.allSatisfy { $0.value == 0 } })
+        #expect(findings.allSatisfy { $0.numbers.filter { $0.key.hasPrefix("area.") }.allSatisfy { $0.value == 0 } })
         #expect(findings.allSatisfy { $0.location?.keyPath == "images.useOffImageForClear" })
         #expect(findings.allSatisfy { $0.message.hasSuffix("(both draw the off image: useOffImageForClear is true)") })
     }
@@ -129,7 +129,7 @@ struct AuditStateShapeTests {
     func minusImage() throws {
         let s = try AuditScene(Self.threeState(useOffImageForClear: false), files: Self.images)
         #expect(s.run(rule).isEmpty)
-        expectNotRecoloured(s)
+        expectChanged(s, above: 10)
     }
 
     @Test("a switch whose knob moves from left to right, colours unchanged, passes")
@@ -140,20 +140,110 @@ struct AuditStateShapeTests {
           "themes": { "default": { "surface": "#FFFFFF", "trackOff": "#767676", "trackOn": "#767676", "knob": "#FFFFFF" } } }
         """)
         #expect(s.run(rule).isEmpty)
-        let shares = StateShapeRule.shares(s.input, 0, 1)
-        for (view, share) in shares { #expect(share > 0.2, "\(view)") }
-        expectNotRecoloured(s, above: 0.5)
+        // The changed area is the symmetric difference of the knob's two discs, up to the
+        // anti-aliased rim of both circles (half a pixel wide, twice over).
+        for (a, b) in Self.pairs(s) {
+            let ka = try #require(s.plan.items[a].layout.knob), kb = try #require(s.plan.items[b].layout.knob)
+            let r = ka.width / 2, d = abs(kb.midX - ka.midX)
+            let lens = d >= 2 * r ? 0 : 2 * r * r * acos(d / (2 * r)) - d / 2 * (4 * r * r - d * d).squareRoot()
+            let expected = 2 * (Double.pi * r * r - lens)
+            let rim = 2 * (2 * Double.pi * r) / Double(s.plan.items[a].variant.scale)
+            for (view, area) in StateShapeRule.areas(s.input, a, b) {
+                #expect(abs(area - expected) <= rim, "\(view) at @\(s.plan.items[a].variant.scale)x: \(area) pt², expected \(expected) ± \(rim)")
+            }
+        }
     }
 
-    @Test("a filled box: checked (tick) vs mixed (dash) passes at @2x and @3x, and is never a recolouring")
+    @Test("a filled box: checked (tick) vs mixed (dash) passes at every size and scale, by about the same area in points")
     func tickVersusDash() throws {
         let s = try AuditScene(SpecText.checkbox(states: ["checked", "mixed"],
             appearance: ##"{ "checked": { "ring": false, "fill": true, "mark": "check" }, "mixed": { "ring": false, "fill": true, "mark": "dash" } }"##,
             theme: ##"{ "surface": "#FFFFFF", "fill": "#007AFF", "mark": "#FFFFFF" }"##,
             size: ##"{ "size": 20, "cornerRadius": 4, "borderWidth": 1.5, "markSize": 12, "markWeight": 2 }"##))
-        #expect(s.run(rule).allSatisfy { $0.variant.hasSuffix("@1x") })
-        // Lowest at xS @1x (a 10 px mark in a 17 px box): 0.047, over twice the 2 % tolerance.
-        expectNotRecoloured(s, above: 0.04)
+        #expect(s.run(rule).isEmpty)
+        // The change is the symmetric difference of the tick's and the dash's strokes: at most both
+        // strokes' areas (length × weight plus the round caps), at least the difference of the two.
+        for (a, b) in Self.pairs(s) {
+            let layout = s.plan.items[a].layout
+            let m = try #require(layout.mark), w = layout.markWeight, side = m.width
+            let p0 = (m.minX + w / 2, m.minY + 0.5 * side), p1 = (m.minX + 0.38 * side, m.maxY - w / 2 - 0.12 * side)
+            let p2 = (m.maxX - w / 2, m.minY + w / 2 + 0.12 * side)
+            func length(_ u: (Double, Double), _ v: (Double, Double)) -> Double { ((u.0 - v.0) * (u.0 - v.0) + (u.1 - v.1) * (u.1 - v.1)).squareRoot() }
+            let caps = Double.pi * w * w / 4
+            let tick = (length(p0, p1) + length(p1, p2)) * w + caps, dash = (side - w) * w + caps
+            let rim = 4 * (length(p0, p1) + length(p1, p2) + side) / Double(s.plan.items[a].variant.scale)
+            for (view, area) in StateShapeRule.areas(s.input, a, b) {
+                #expect(area <= tick + dash + rim && area >= abs(tick - dash), "\(view) at \(s.plan.items[a].variant.id): \(area) pt²")
+                #expect(area >= 1, "\(view) at \(s.plan.items[a].variant.id): \(area) pt²")
+            }
+        }
+    }
+
+    @Test("a tick and a dash too small to tell apart fail with the glyph size from which they would not, never as a recolouring")
+    func tinyTickVersusDash() throws {
+        // A 5 pt box with a 1.5 pt mark of 0.75 pt strokes: the tick and the dash differ by a pixel or two.
+        let s = try AuditScene(SpecText.checkbox(states: ["checked", "mixed"],
+            appearance: ##"{ "checked": { "ring": false, "fill": true, "mark": "check" }, "mixed": { "ring": false, "fill": true, "mark": "dash" } }"##,
+            theme: ##"{ "surface": "#FFFFFF", "fill": "#000000", "mark": "#FFFFFF" }"##,
+            size: ##"{ "size": 5, "cornerRadius": 1, "borderWidth": 1, "markSize": 1.5, "markWeight": 0.75 }"##, scales: [1, 2, 3], sizes: ["L"]))
+        let findings = s.run(rule)
+        #expect(!findings.isEmpty)
+        var estimated = 0
+        for f in findings {
+            #expect(!f.message.contains("only the colours change"), "\(f.message)")
+            let areas = ColorView.allCases.map { f.numbers["area.\($0.rawValue)"]! }
+            let weakest = try #require(areas.min())
+            #expect(weakest < 1)
+            let scale = try #require(s.plan.items.first { $0.variant.id == f.variant }).variant.scale
+            let head = "checked vs mixed (filled box with a tick → filled box with a dash): "
+            if f.message.hasPrefix(head + "both states draw the same shape in the same colours") {
+                // At @1x the tick and the dash are both a blob of two pixels: anti-aliasing is all that differs.
+                #expect(scale == 1 && areas.allSatisfy { $0 == 0 }, "\(f.message)")
+                continue
+            }
+            #expect(f.message.hasPrefix(head + "the picture changes shape over"), "\(f.message)")
+            if weakest > 0 {
+                // A change's area grows with the square of the glyph's size: 5 pt × √(1 pt² / area).
+                let from = 5 * (1 / weakest).squareRoot()
+                #expect(from > 5)
+                #expect(f.message.hasSuffix("at a 5.0 pt glyph @\(scale)x these states are too close to tell apart, "
+                                            + "they would differ by 1 pt² from about \(Format.points(from)) pt"), "\(f.message)")
+                estimated += 1
+            } else {
+                #expect(f.message.contains("at a 5.0 pt glyph @\(scale)x the two pictures differ in lone pixels only"), "\(f.message)")
+            }
+        }
+        #expect(estimated > 0)
+    }
+
+    @Test("a tick that degenerates to a dash (a 2 pt mark of 1.5 pt strokes) is the same shape, not a recolouring")
+    func degenerateTick() throws {
+        let s = try AuditScene(SpecText.checkbox(states: ["checked", "mixed"],
+            appearance: ##"{ "checked": { "ring": false, "fill": true, "mark": "check" }, "mixed": { "ring": false, "fill": true, "mark": "dash" } }"##,
+            theme: ##"{ "surface": "#FFFFFF", "fill": "#000000", "mark": "#FFFFFF" }"##,
+            size: ##"{ "size": 12, "cornerRadius": 1, "borderWidth": 1, "markSize": 2, "markWeight": 1.5 }"##, scales: [1, 2, 3], sizes: ["L"]))
+        // The tick's three points lie within 0.02 pt of one horizontal line: it is drawn as a dash.
+        let findings = s.run(rule)
+        #expect(findings.count == 3)
+        for f in findings {
+            #expect(f.message.contains("both states draw the same shape in the same colours"), "\(f.message)")
+        }
+    }
+
+    @Test("a picture without colour gets the greyscale verdict in every view")
+    func neutralPicture() throws {
+        // A #DCDCDC tick on white: 1.37:1 in greyscale (over the 1.35 that makes it visible) but only
+        // 0.105 apart in OKLab lightness (under 0.12). Every view of a grey picture sees what greyscale sees.
+        let s = try AuditScene(SpecText.checkbox(
+            appearance: ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" }, "checked": { "ring": true, "fill": false, "mark": "check" } }"##,
+            theme: ##"{ "surface": "#FFFFFF", "border": "#000000", "mark": "#DCDCDC" }"##, scales: [2], sizes: ["L"]))
+        let white = StateChange.ViewColour(0xFFFF_FFFF), grey = StateChange.ViewColour(0xFFDC_DCDC)
+        #expect(max(white.grey, grey.grey) / min(white.grey, grey.grey) >= 1.35)
+        #expect(white.differs(grey, StateChange.Thresholds(greyRatio: 1.35, colorDistance: 0.12)) == 1)
+        #expect(s.run(rule).isEmpty)
+        let areas = StateShapeRule.areas(s.input, 0, 1)
+        #expect(areas[.greyscale]! > 1)
+        for v in ColorView.allCases { #expect(areas[v] == areas[.greyscale], "\(v)") }
     }
 
     @Test("a lightness-only change fails: the same ring #333333 → #ECECEC on white, and the same filled square")
@@ -166,59 +256,44 @@ struct AuditStateShapeTests {
             #expect(findings.count == 9, "\(role)")
             for f in findings {
                 #expect(Set(f.values["failingViews"]!.split(separator: ",")) == ["greyscale", "protanopia", "deuteranopia", "tritanopia"])
-                // The faint #ECECEC edge falls below the boundary threshold, so the boundaries alone
-                // seem to change (the old rule passed this); the colour mapping is what catches it.
-                #expect(StructureMap.views.allSatisfy { f.numbers["share.\($0.rawValue)"]! >= 0.025 }, "\(f.message)")
-                #expect(f.numbers["inconsistentShare"] == 0)
-                #expect(f.message.hasPrefix("unchecked vs checked: only the colours change, so the shape is the same in every view; "
-                                            + "fails in greyscale, protanopia, deuteranopia, tritanopia (each colour"), "\(f.message)")
-                #expect(f.message.contains("0% of the edge pixels break that mapping, under the 2% that makes a change of shape"))
+                // The faint #ECECEC edge barely shows, but its colour maps one to one onto #333333's.
+                for v in ColorView.allCases { #expect(f.numbers["area.\(v.rawValue)"] == 0) }
+                #expect(f.message.contains(": only the colours change: each colour of one state is drawn in one colour of the other"), "\(f.message)")
             }
-            // recolourTolerance 0 turns the check off, and the boundaries alone pass the pair.
-            #expect(s.run(rule, ["recolourTolerance": 0]).isEmpty)
         }
     }
 
-    @Test("a hollow box that fills is not a recolouring at any size: the surface outside stays, the inside fills")
+    @Test("a hollow box that fills changes its inside: the area is the inside of the ring, at every scale")
     func hollowToFilledLarge() throws {
-        // 44 pt at AX5 and @3x: a 400 px box with its 2 px margin of surface. Measured on the edge
-        // pixels, not the ink, the broken mapping does not shrink as the box grows.
+        // A square 44 pt box with a 1 pt ring at L: the inside is 42 × 42 = 1764 pt², up to its
+        // anti-aliased rim (half a pixel along its 168 pt edge).
         let s = try AuditScene(SpecText.checkbox(
             appearance: ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" }, "checked": { "ring": true, "fill": true, "mark": "none" } }"##,
             theme: ##"{ "surface": "#FFFFFF", "border": "#000000", "fill": "#007AFF" }"##,
-            size: ##"{ "size": 44, "cornerRadius": 3, "borderWidth": 1 }"##))
-        expectNotRecoloured(s, above: 0.2)
-        #expect(s.run(rule).allSatisfy { !$0.message.contains("only the colours change") })
-    }
-
-    @Test("the threshold is configurable: at minimumShare 1 even a real shape change fails")
-    func configurableThreshold() throws {
-        let s = try AuditScene(SpecText.checkbox(
-            appearance: ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" }, "checked": { "ring": false, "fill": true, "mark": "check" } }"##,
-            theme: ##"{ "surface": "#FFFFFF", "border": "#767676", "fill": "#007AFF", "mark": "#FFFFFF" }"##, scales: [2], sizes: ["L"]))
+            size: ##"{ "size": 44, "cornerRadius": 0, "borderWidth": 1 }"##, sizes: ["L"]))
         #expect(s.run(rule).isEmpty)
-        let strict = s.run(rule, ["minimumShare": 1])
-        #expect(strict.count == 1)
-        #expect(strict.first?.numbers["minimumShare"] == 1)
+        for (a, b) in Self.pairs(s) {
+            let scale = Double(s.plan.items[a].variant.scale)
+            for (view, area) in StateShapeRule.areas(s.input, a, b) {
+                #expect(abs(area - 1764) <= 168 / scale, "\(view) @\(scale)x: \(area)")
+            }
+        }
     }
 
-    @Test("a share just under a configured threshold is printed under it, never equal to it")
-    func shareJustUnderThreshold() throws {
+    @Test("the threshold is configurable, and an area just under it is printed under it")
+    func configurableThreshold() throws {
         let s = try AuditScene(SpecText.checkbox(
             appearance: ##"{ "unchecked": { "ring": true, "fill": false, "mark": "none" }, "checked": { "ring": true, "fill": false, "mark": "check" } }"##,
             theme: ##"{ "surface": "#FFFFFF", "border": "#000000", "mark": "#000000" }"##, scales: [2], sizes: ["L"]))
-        let shares = StateShapeRule.shares(s.input, 0, 1)
-        let (view, lowest) = try #require(shares.min { $0.value < $1.value })
-        #expect(lowest > 0.02)
-        // A threshold a hair above the lowest share: both would show as the same one-decimal percentage.
-        let minimum = lowest + 1e-6
-        let f = try #require(s.run(rule, ["minimumShare": minimum]).first)
-        #expect(f.values["failingViews"]!.split(separator: ",").contains(Substring(view.rawValue)))
-        let shownThreshold = Format.thresholdPercent(minimum)
-        #expect(f.message.contains("needs \(shownThreshold) in every view"), "\(f.message)")
-        let part = try #require(f.message.components(separatedBy: "\(view.rawValue) ").dropFirst().first)
-        let shown = try #require(Double(part.prefix { $0 != "%" }))
-        #expect(shown < Double(shownThreshold.dropLast())!, "\(f.message)")
+        #expect(s.run(rule).isEmpty)
+        let areas = StateShapeRule.areas(s.input, 0, 1)
+        let lowest = try #require(areas.values.min())
+        let f = try #require(s.run(rule, ["minimumArea": lowest + 1e-6]).first)
+        #expect(f.numbers["minimumArea"] == lowest + 1e-6)
+        // Shown cut, never rounded up to the threshold.
+        let shown = try #require(f.message.components(separatedBy: "greyscale ").dropFirst().first?.prefix { $0 != " " })
+        #expect(Double(shown)! < lowest + 1e-6 && Double(shown)! <= lowest, "\(f.message)")
+        #expect(s.run(rule, ["minimumArea": lowest]).isEmpty)
     }
 
     @Test("the glyph is measured without its label, redrawn when the label's ink reaches into it")

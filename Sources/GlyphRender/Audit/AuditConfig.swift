@@ -115,7 +115,7 @@ public struct AcceptedFinding: Sendable, Equatable {
 /// {
 ///   "version": 1,
 ///   "rules": {
-///     "state-shape": { "severity": "error", "minimumShare": 0.1 },
+///     "state-shape": { "severity": "error", "minimumArea": 2 },
 ///     "target-size": "warning",
 ///     "image-aspect": "off"
 ///   },

@@ -81,8 +81,9 @@ public enum EvidencePainter {
         let ga = input.glyphs[ia], gb = input.glyphs[ib]
         let z = zoom(max(ga.height, ga.width), target: 140)
         let cell = (w: ga.width * z, h: ga.height * z)
-        let pad = 16, labelW = 110, header = 76
+        let pad = 16, labelW = 110
         let width = max(560, labelW + 2 * cell.w + 3 * pad)
+        let header = headerHeight(title, width: width)
         let height = header + views.count * (cell.h + pad + 18) + pad
         return canvas(width: width, height: height) { cr in
             text(cr, title, x: 8, y: 6, points: 11, width: Double(width - 16))
@@ -123,8 +124,9 @@ public enum EvidencePainter {
         guard let i = input.index(of: v) else { return nil }
         let r = input.raster(i)
         let z = zoom(r.height, target: 160)
-        let header = 76, pad = 12
+        let pad = 12
         let width = max(560, r.width * z + 2 * pad)
+        let header = headerHeight(title, width: width)
         let height = header + r.height * z + 2 * pad + 16
         return canvas(width: width, height: height) { cr in
             text(cr, title, x: 8, y: 6, points: 11, width: Double(width - 16))
@@ -142,8 +144,9 @@ public enum EvidencePainter {
         guard !rs.isEmpty else { return nil }
         let maxH = rs.map(\.1.height).max()!
         let z = zoom(maxH, target: 200)
-        let header = 76, pad = 12
+        let pad = 12
         let width = max(560, rs.map { $0.1.width * z + pad }.reduce(pad, +))
+        let header = headerHeight(title, width: width)
         let height = header + maxH * z + 2 * pad + 16
         return canvas(width: width, height: height) { cr in
             text(cr, title, x: 8, y: 6, points: 11, width: Double(width - 16))
@@ -157,19 +160,21 @@ public enum EvidencePainter {
     }
 
     static func swatch(_ fg: RGBA, _ bg: RGBA, ratio: Double, required: Double, title: String) -> Raster {
-        let width = 560, height = 220
+        let width = 560
+        let top = Double(headerHeight(title, width: width) - 76)
+        let height = 220 + Int(top)
         return canvas(width: width, height: height) { cr in
             text(cr, title, x: 8, y: 6, points: 11, width: Double(width - 16))
             Renderer.setColor(cr, bg)
-            cairo_rectangle(cr, 16, 72, 200, 132)
+            cairo_rectangle(cr, 16, 72 + top, 200, 132)
             cairo_fill(cr)
             Renderer.setColor(cr, fg)
-            cairo_rectangle(cr, 56, 102, 120, 72)
+            cairo_rectangle(cr, 56, 102 + top, 120, 72)
             cairo_fill(cr)
             let verdict = ratio >= required ? "meets" : "fails"
-            text(cr, "\(Format.ratio(ratio))", x: 240, y: 76, points: 28, bold: true)
-            text(cr, "\(verdict) \(Format.number(required)):1", x: 240, y: 120, points: 14)
-            text(cr, "foreground \(fg.hex)\nbackground \(bg.hex)", x: 240, y: 150, points: 11)
+            text(cr, "\(Format.ratio(ratio))", x: 240, y: 76 + top, points: 28, bold: true)
+            text(cr, "\(verdict) \(Format.number(required)):1", x: 240, y: 120 + top, points: 14)
+            text(cr, "foreground \(fg.hex)\nbackground \(bg.hex)", x: 240, y: 150 + top, points: 11)
         }
     }
 
@@ -214,24 +219,33 @@ public enum EvidencePainter {
         cairo_restore(cr)
     }
 
-    static func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, points: Double, bold: Bool = false, width: Double? = nil) {
-        // Long titles are cut into lines by words to fit `width` (an estimate: 0.55 em per character).
+    /// A long title cut into lines by words to fit `width` (an estimate: 0.55 em per character).
+    static func wrap(_ s: String, points: Double, width: Double) -> [String] {
+        let perLine = max(20, Int(width / (points * 0.55)))
         var lines: [String] = []
-        if let width {
-            let perLine = max(20, Int(width / (points * 0.55)))
+        for paragraph in s.components(separatedBy: "\n") {
             var line = ""
-            for word in s.split(separator: " ") {
+            for word in paragraph.split(separator: " ") {
                 if line.count + word.count + 1 > perLine, !line.isEmpty {
                     lines.append(line)
                     line = ""
                 }
                 line += (line.isEmpty ? "" : " ") + word
             }
-            if !line.isEmpty { lines.append(line) }
-        } else {
-            lines = s.components(separatedBy: "\n")
+            lines.append(line)
         }
-        for (i, line) in lines.prefix(4).enumerated() {
+        return lines
+    }
+
+    /// The height of a picture's header: the whole title, however many lines it takes (76 px at least).
+    static func headerHeight(_ title: String, width: Int) -> Int {
+        let lines = wrap(title, points: 11, width: Double(width - 16)).count
+        return max(76, 6 + Int((Double(lines) * 11 * 1.25).rounded(.up)) + 14)
+    }
+
+    static func text(_ cr: OpaquePointer, _ s: String, x: Double, y: Double, points: Double, bold: Bool = false, width: Double? = nil) {
+        let lines = width.map { wrap(s, points: points, width: $0) } ?? s.components(separatedBy: "\n")
+        for (i, line) in lines.enumerated() {
             PangoText.draw(cr, text: line, points: points, bold: bold, x: x, y: y + Double(i) * points * 1.25, color: ink)
         }
     }
