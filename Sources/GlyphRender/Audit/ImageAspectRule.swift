@@ -18,18 +18,42 @@ public struct ImageAspectRule: AuditRule {
     For image checkboxes, at every Dynamic Type size and display scale: the aspect ratio (width / \
     height) of the ink of each state's image as drawn — the bounding box of the image's coverage, \
     the image drawn alone on transparency, to a fraction of a pixel at its edges — against the aspect \
-    ratio of the ink of the SVG rendered alone at 512 px. More than `tolerance` (1 %) apart is an \
-    error. Empty and fully transparent images are skipped.
+    ratio of the ink of the SVG rendered alone at 512 px. A pixel's rounding is allowed at the scale \
+    measured: the drawn aspect is taken as the range it could have with each of the ink's width and \
+    height off by up to one pixel (1/scale pt), from (w − 1 px) / (h + 1 px) to (w + 1 px) / (h − 1 px). \
+    The SVG's aspect more than `tolerance` (1 %) beyond that range is an error. Empty and fully \
+    transparent images are skipped.
     """
     public let fix = """
     Draw the image aspect-fit (scaled to fit, centred; `"contentMode": "aspectFit"`, UIImageView's \
     `.scaleAspectFit`), never stretched to the frame (`.scaleToFill`, a UIImageView's default).
     """
     public let parameters = [
-        RuleParameter("tolerance", 0.01, range: 0...1, "How far the drawn aspect ratio may be from the source's, as a fraction."),
+        RuleParameter("tolerance", 0.01, range: 0...1, "How far the drawn aspect ratio may be from the source's, as a fraction, beyond the rounding of one pixel on each side."),
     ]
 
-    public func threshold(_ o: RuleOptions) -> String { "drawn aspect within \(Format.percent(o["tolerance"])) of the source's" }
+    public func threshold(_ o: RuleOptions) -> String {
+        "drawn aspect within \(Format.percent(o["tolerance"])) of the source's, beyond one pixel of rounding on each side"
+    }
+
+    /// The aspect ratios (width / height) an ink box of `width` × `height` could have with each of its
+    /// sides off by up to `pixel` (one pixel at the scale measured, in the unit of the sides): from
+    /// (width − pixel) / (height + pixel) to (width + pixel) / (height − pixel), open above when the
+    /// height is no more than a pixel.
+    static func aspectRange(width: Double, height: Double, pixel: Double) -> ClosedRange<Double> {
+        let low = max(0, width - pixel) / (height + pixel)
+        let high = height > pixel ? (width + pixel) / (height - pixel) : .infinity
+        return low...high
+    }
+
+    /// How far the aspect `source` lies outside `range`, measured as `off` is (|drawn / source − 1|)
+    /// from the nearest aspect in it: 0 inside, `1 − upper / source` above, `lower / source − 1` below.
+    /// It is within a tolerance `t` exactly when `source` lies in `lower / (1 + t) … upper / (1 − t)`.
+    static func offBeyond(source: Double, range: ClosedRange<Double>) -> Double {
+        if source > range.upperBound { return 1 - range.upperBound / source }
+        if source < range.lowerBound { return range.lowerBound / source - 1 }
+        return 0
+    }
 
     /// The longer side, in pixels, the source image is rendered at to measure its own ink.
     static let sourcePixels = 512
@@ -124,13 +148,15 @@ public struct ImageAspectRule: AuditRule {
                 measured[k] = .some(ink)
                 return ink
             }
-            var failing: [(rep: Int, ink: Rect, off: Double)] = []
+            var failing: [(rep: Int, ink: Rect, off: Double, range: ClosedRange<Double>, beyond: Double)] = []
             for (n, i) in reps.enumerated() {
                 guard let ink = inks[n], ink.height > 0 else { continue }
-                let off = abs(ink.width / ink.height / source - 1)
-                if off > tolerance { failing.append((i, ink, off)) }
+                let pixel = 1 / Double(input.items[i].variant.scale)
+                let range = Self.aspectRange(width: ink.width, height: ink.height, pixel: pixel)
+                let beyond = Self.offBeyond(source: source, range: range)
+                if beyond > tolerance { failing.append((i, ink, abs(ink.width / ink.height / source - 1), range, beyond)) }
             }
-            guard let worst = failing.max(by: { $0.off < $1.off }) else { continue }
+            guard let worst = failing.max(by: { $0.beyond < $1.beyond }) else { continue }
             let name = doc === images.on ? "on" : doc === images.off ? "off" : "clear"
             let variants = failing.flatMap { f -> [Variant] in
                 let v = input.items[f.rep].variant
@@ -138,17 +164,25 @@ public struct ImageAspectRule: AuditRule {
             }
             let sizes = failing.map { input.items[$0.rep].variant.dynamicType }
             let drawn = worst.ink.width / worst.ink.height
+            let scale = input.items[worst.rep].variant.scale
+            let pixel = 1 / Double(scale)
             let mode = images.contentMode == .aspectFit ? "" : " (contentMode \(images.contentMode.rawValue))"
+            func aspect(_ a: Double) -> String { a.isFinite ? String(format: "%.3f", a) : "∞" }
             let message = "the \(name) image is drawn\(mode) with its ink \(Format.points(worst.ink.width)) × "
-                + "\(Format.points(worst.ink.height)) pt (aspect \(String(format: "%.3f", drawn))); the SVG's own ink is "
-                + "\(Format.points(sourceInk.width)) × \(Format.points(sourceInk.height)) (aspect \(String(format: "%.3f", source))): "
-                + "\(Format.percent(worst.off, threshold: tolerance, failsBelow: false)) off; allowed \(Format.thresholdPercent(tolerance)); at \(Format.sizes(sizes))"
+                + "\(Format.points(worst.ink.height)) pt (aspect \(aspect(drawn)); \(aspect(worst.range.lowerBound))–"
+                + "\(aspect(worst.range.upperBound)) with each side off by up to 1 px, \(Format.number(pixel)) pt at @\(scale)x); "
+                + "the SVG's own ink is \(Format.points(sourceInk.width)) × \(Format.points(sourceInk.height)) (aspect \(aspect(source))): "
+                + "\(Format.percent(worst.off)) off, \(Format.percent(worst.beyond, threshold: tolerance, failsBelow: false)) beyond "
+                + "that pixel; allowed \(Format.thresholdPercent(tolerance)); at \(Format.sizes(sizes))"
             out.append(Finding(rule: id, severity: defaultSeverity, criterion: criterion,
                                variant: VariantGroupID.id(variants), subject: "\(name) image",
                                message: message,
+                               // (The range is open above for ink no more than a pixel high: no number then.)
                                numbers: ["sourceAspect": source, "drawnAspect": drawn, "off": worst.off, "tolerance": tolerance,
+                                         "pixel": pixel, "drawnAspectLow": worst.range.lowerBound,
+                                         "drawnAspectHigh": worst.range.upperBound, "offBeyondPixel": worst.beyond,
                                          "drawnWidth": worst.ink.width, "drawnHeight": worst.ink.height,
-                                         "sourceWidth": sourceInk.width, "sourceHeight": sourceInk.height],
+                                         "sourceWidth": sourceInk.width, "sourceHeight": sourceInk.height].filter { $0.value.isFinite },
                                values: ["image": doc.path, "contentMode": images.contentMode.rawValue], sizes: sizes,
                                location: input.location(spec, images.contentMode == .aspectFit ? "images.\(name)" : "images.contentMode"),
                                picture: .outline(input.items[worst.rep].variant, worst.ink)))

@@ -13,7 +13,8 @@ import FoundationXML
 /// (nothing is read).
 public final class SVGDocument: @unchecked Sendable {
     public let path: String
-    /// Intrinsic size in CSS pixels (= points), 0 × 0 for an empty image.
+    /// Intrinsic size in CSS pixels (= points), as rsvg-convert sizes the document (see
+    /// `intrinsicSize`); 0 × 0 for an empty image (a zero width or height, or a viewBox of no area).
     public let width: Double
     public let height: Double
     private let handle: UnsafeMutablePointer<RsvgHandle>
@@ -59,21 +60,92 @@ public final class SVGDocument: @unchecked Sendable {
             g_object_unref(UnsafeMutableRawPointer(h))
             throw InputError(file: name, message: "librsvg cannot read this SVG: \(message)")
         }
-        handle = h
         rsvg_handle_set_dpi(h, 96)
+        let size: (width: Double, height: Double)
+        do throws(InputError) {
+            size = try Self.intrinsicSize(h, name: name)
+        } catch {
+            g_object_unref(UnsafeMutableRawPointer(h))
+            throw error
+        }
+        handle = h
+        width = size.width
+        height = size.height
+    }
+
+    /// The document's size in CSS pixels, as rsvg-convert sizes it: its `width` and `height` when both
+    /// are absolute lengths; else, with a `viewBox`, the viewBox's size when both are percentages (or
+    /// missing, which is 100 %), or the one absolute length and the viewBox's aspect. A document with
+    /// neither a size nor a viewBox has none: librsvg would draw it into nothing (rsvg-convert 2.54
+    /// sizes it to its drawing's bounding box but leaves the drawing where it was, cut off), so it is
+    /// refused as bad input, with the extent of its drawing to help write a viewBox.
+    private static func intrinsicSize(_ h: UnsafeMutablePointer<RsvgHandle>, name: String) throws(InputError) -> (width: Double, height: Double) {
+        func clean(_ v: Double) -> Double { v.isFinite ? max(0, v) : 0 }
         var w: Double = 0
         var hh: Double = 0
-        if rsvg_handle_get_intrinsic_size_in_pixels(h, &w, &hh) == 0 {
-            var hasViewBox: gboolean = 0
-            var viewBox = RsvgRectangle()
-            rsvg_handle_get_intrinsic_dimensions(h, nil, nil, nil, nil, &hasViewBox, &viewBox)
-            if hasViewBox != 0 {
-                w = viewBox.width
-                hh = viewBox.height
-            }
+        if rsvg_handle_get_intrinsic_size_in_pixels(h, &w, &hh) != 0 { return (clean(w), clean(hh)) }
+        var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
+        var lw = RsvgLength(), lh = RsvgLength()
+        var viewBox = RsvgRectangle()
+        rsvg_handle_get_intrinsic_dimensions(h, &hasWidth, &lw, &hasHeight, &lh, &hasViewBox, &viewBox)
+        // A missing width or height is 100 %.
+        let pw = hasWidth == 0 || lw.unit == RSVG_UNIT_PERCENT, ph = hasHeight == 0 || lh.unit == RSVG_UNIT_PERCENT
+        if hasViewBox != 0 {
+            let vw = clean(viewBox.width), vh = clean(viewBox.height)
+            // A viewBox of no area disables drawing (SVG 1.1 §7.7): an empty image, as width="0" is.
+            guard vw > 0, vh > 0 else { return (0, 0) }
+            if !pw, let px = pixels(lw) { return (px, px * vh / vw) }
+            if !ph, let px = pixels(lh) { return (px * vw / vh, px) }
+            return (vw, vh)
         }
-        width = w.isFinite ? max(0, w) : 0
-        height = hh.isFinite ? max(0, hh) : 0
+        // librsvg 2.54 reports a missing width or height as present, 100 % (SVG 2's default).
+        func said(_ has: gboolean, _ l: RsvgLength, _ key: String) -> String {
+            if has == 0 { return "no \(key)" }
+            return "\(key) \(Format.number(l.unit == RSVG_UNIT_PERCENT ? l.length * 100 : l.length))\(unitName(l.unit))"
+        }
+        var extent = ""
+        var viewport = RsvgRectangle(x: 0, y: 0, width: 1, height: 1)
+        var ink = RsvgRectangle(), logical = RsvgRectangle()
+        var error: UnsafeMutablePointer<GError>?
+        if rsvg_handle_get_geometry_for_layer(h, nil, &viewport, &ink, &logical, &error) != 0, ink.width > 0, ink.height > 0 {
+            let n = Format.number
+            extent = ", here x \(n(ink.x))…\(n(ink.x + ink.width)), y \(n(ink.y))…\(n(ink.y + ink.height))"
+        }
+        if let error { g_error_free(error) }
+        throw InputError(file: name, message: "the SVG has no size of its own: its <svg> element has no viewBox, and its width "
+                         + "and height are not both absolute lengths (\(said(hasWidth, lw, "width")), \(said(hasHeight, lh, "height")); "
+                         + "a missing one is 100%), so librsvg would draw it into nothing (rsvg-convert cuts it to its drawing's "
+                         + "bounding box\(extent)); give it the viewBox of the grid it is drawn on, e.g. viewBox=\"0 0 24 24\"")
+    }
+
+    /// An absolute length in CSS pixels at 96 dpi; nil for percentages and font-relative units.
+    private static func pixels(_ l: RsvgLength) -> Double? {
+        let perUnit: Double
+        switch l.unit {
+        case RSVG_UNIT_PX: perUnit = 1
+        case RSVG_UNIT_IN: perUnit = 96
+        case RSVG_UNIT_CM: perUnit = 96 / 2.54
+        case RSVG_UNIT_MM: perUnit = 96 / 25.4
+        case RSVG_UNIT_PT: perUnit = 96 / 72
+        case RSVG_UNIT_PC: perUnit = 96 / 6
+        default: return nil
+        }
+        let v = l.length * perUnit
+        return v.isFinite && v > 0 ? v : nil
+    }
+
+    private static func unitName(_ u: RsvgUnit) -> String {
+        switch u {
+        case RSVG_UNIT_PERCENT: "%"
+        case RSVG_UNIT_EM: "em"
+        case RSVG_UNIT_EX: "ex"
+        case RSVG_UNIT_IN: "in"
+        case RSVG_UNIT_CM: "cm"
+        case RSVG_UNIT_MM: "mm"
+        case RSVG_UNIT_PT: "pt"
+        case RSVG_UNIT_PC: "pc"
+        default: ""
+        }
     }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
