@@ -86,7 +86,10 @@ struct StateChange: Sendable {
     }
 
     /// Compares two states' glyphs; `fa[i]` are the view features of `a.colors[i]`, `fb` of `b`'s.
-    static func measure(_ a: Indexed, _ b: Indexed, _ fa: [ViewColour], _ fb: [ViewColour], _ t: Thresholds) -> StateChange {
+    /// `known` holds colours whose views are already computed (every colour of every glyph audited):
+    /// a predicted mixture is often one of them.
+    static func measure(_ a: Indexed, _ b: Indexed, _ fa: [ViewColour], _ fb: [ViewColour], _ t: Thresholds,
+                        known: [UInt32: ViewColour] = [:]) -> StateChange {
         let n = a.width * a.height
         guard a.width == b.width, a.height == b.height else {
             // Different areas (never for two states of one variant): everything changed.
@@ -160,14 +163,16 @@ struct StateChange: Sendable {
         // What each colour would be in the other state if the change were a recolouring: a key
         // colour's partner; an anti-aliased colour, the same mixture of its key colours' partners.
         var predicted: [UInt32: ViewColour] = [:]
-        func prediction(_ c: UInt32, _ keys: [Int], _ colors: [UInt32], _ partner: [Int], _ other: [UInt32]) -> ViewColour {
-            let p = mixture(c, keys: keys.map { (colors[$0], other[partner[$0]]) })
-            if let hit = predicted[p] { return hit }
+        func prediction(_ c: UInt32, _ mix: Mixer) -> ViewColour {
+            let p = mix(c)
+            if let hit = known[p] ?? predicted[p] { return hit }
             let f = ViewColour(p)
             predicted[p] = f
             return f
         }
         let keysOfA = a.colors.indices.filter { keyA[$0] }, keysOfB = b.colors.indices.filter { keyB[$0] }
+        let carriedFromA = Mixer(keysOfA.map { (a.colors[$0], b.colors[partnerInB[$0]]) })
+        let carriedFromB = Mixer(keysOfB.map { (b.colors[$0], a.colors[partnerInA[$0]]) })
         let sameColours = keysOfA.allSatisfy { a.colors[$0] == b.colors[partnerInB[$0]] }
             && keysOfB.allSatisfy { b.colors[$0] == a.colors[partnerInA[$0]] }
         var inB = [ViewColour?](repeating: nil, count: a.colors.count)
@@ -178,10 +183,10 @@ struct StateChange: Sendable {
         for e in entries {
             let x = Int(e.key >> 16), y = Int(e.key & 0xFFFF)
             if inB[x] == nil {
-                inB[x] = keyA[x] ? fb[partnerInB[x]] : prediction(a.colors[x], keysOfA, a.colors, partnerInB, b.colors)
+                inB[x] = keyA[x] ? fb[partnerInB[x]] : prediction(a.colors[x], carriedFromA)
             }
             if inA[y] == nil {
-                inA[y] = keyB[y] ? fa[partnerInA[y]] : prediction(b.colors[y], keysOfB, b.colors, partnerInA, a.colors)
+                inA[y] = keyB[y] ? fa[partnerInA[y]] : prediction(b.colors[y], carriedFromB)
             }
             var m = fb[y].differs(inB[x]!, t) | fa[x].differs(inA[y]!, t)
             if bothNeutral { m = m & 1 == 0 ? 0 : 15 }
@@ -195,48 +200,52 @@ struct StateChange: Sendable {
         // Each pixel's views, then only the changed pixels with a changed neighbour (8-connected)
         // count: a lone pixel whose anti-aliasing differs is not a change anyone sees.
         let w = a.width, h = a.height
-        var pixelMask = [UInt8](repeating: 0, count: n)
+        // The mask has a border of one empty pixel all round, so neighbours need no bounds checks.
+        let pw = w + 2
+        var pixelMask = [UInt8](repeating: 0, count: pw * (h + 2))
         a.index.withUnsafeBufferPointer { ia in
             b.index.withUnsafeBufferPointer { ib in
-                var lastKey: UInt32 = .max, lastMask: UInt8 = 0
-                for p in 0..<n {
-                    let k = UInt32(ia[p]) << 16 | UInt32(ib[p])
-                    if k != lastKey {
-                        lastKey = k
-                        lastMask = masks[table.slot(of: k)!]
+                pixelMask.withUnsafeMutableBufferPointer { m in
+                    var lastKey: UInt32 = .max, lastMask: UInt8 = 0
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let p = y * w + x
+                            let k = UInt32(ia[p]) << 16 | UInt32(ib[p])
+                            if k != lastKey {
+                                lastKey = k
+                                lastMask = masks[table.slot(of: k)!]
+                            }
+                            m[(y + 1) * pw + x + 1] = lastMask
+                        }
                     }
-                    pixelMask[p] = lastMask
                 }
             }
         }
         var histogram = [Int](repeating: 0, count: 16)
         var rawHistogram = [Int](repeating: 0, count: 16)
+        var lo = [Int](repeating: .max, count: 8), hi = [Int](repeating: .min, count: 8)  // x0, y0 / x1, y1 per view
         pixelMask.withUnsafeBufferPointer { m in
             for y in 0..<h {
+                let row = (y + 1) * pw + 1
                 for x in 0..<w {
-                    let v = m[y * w + x]
+                    let q = row + x
+                    let v = m[q]
                     guard v != 0 else { continue }
                     rawHistogram[Int(v)] += 1
-                    var around: UInt8 = 0
-                    for dy in -1...1 where y + dy >= 0 && y + dy < h {
-                        for dx in -1...1 where (dx != 0 || dy != 0) && x + dx >= 0 && x + dx < w {
-                            around |= m[(y + dy) * w + x + dx]
-                        }
-                    }
+                    let around = m[q - pw - 1] | m[q - pw] | m[q - pw + 1] | m[q - 1] | m[q + 1]
+                        | m[q + pw - 1] | m[q + pw] | m[q + pw + 1]
                     let counted = v & around
                     guard counted != 0 else { continue }
                     histogram[Int(counted)] += 1
                     for view in 0..<4 where counted & (1 << view) != 0 {
-                        if var box = boxes[view] {
-                            box.x0 = min(box.x0, x); box.y0 = min(box.y0, y)
-                            box.x1 = max(box.x1, x + 1); box.y1 = max(box.y1, y + 1)
-                            boxes[view] = box
-                        } else {
-                            boxes[view] = PixelBox(x0: x, y0: y, x1: x + 1, y1: y + 1)
-                        }
+                        lo[2 * view] = min(lo[2 * view], x); lo[2 * view + 1] = min(lo[2 * view + 1], y)
+                        hi[2 * view] = max(hi[2 * view], x + 1); hi[2 * view + 1] = max(hi[2 * view + 1], y + 1)
                     }
                 }
             }
+        }
+        for view in 0..<4 where hi[2 * view] > Int.min {
+            boxes[view] = PixelBox(x0: lo[2 * view], y0: lo[2 * view + 1], x1: hi[2 * view], y1: hi[2 * view + 1])
         }
         var raw = changed
         for v in 0..<4 {
@@ -250,37 +259,55 @@ struct StateChange: Sendable {
 
     /// A colour is a key colour when it covers at least this many pixels (and is among the `maxKeys` most common).
     static let keySupport = 3
-    static let maxKeys = 12
+    static let maxKeys = 6
 
-    /// `c` as a mixture of key colours, carried over to their partners: `keys` are (colour, partner)
-    /// pairs. The pair of key colours (or the one key colour) nearest to `c` in RGBA is taken, `c`
-    /// projected onto the segment between them (a little beyond it too: a thin stroke may never show
-    /// its pure colour), and the partners mixed in the same proportion (cairo blends in these values).
-    static func mixture(_ c: UInt32, keys: [(UInt32, UInt32)]) -> UInt32 {
-        func v(_ p: UInt32) -> SIMD4<Double> {
+    /// A colour as a mixture of key colours, carried over to their partners. The pair of key colours
+    /// (or the one key colour) nearest to the colour in RGBA is taken, the colour projected onto the
+    /// segment between them (a little beyond it too: a thin stroke may never show its pure colour),
+    /// and the partners mixed in the same proportion (cairo blends in these values).
+    struct Mixer {
+        struct Segment {
+            var p: SIMD4<Double>, pq: SIMD4<Double>, inverseLength: Double
+            var partner: SIMD4<Double>, partnerStep: SIMD4<Double>
+        }
+        var segments: [Segment] = []
+
+        static func v(_ p: UInt32) -> SIMD4<Double> {
             SIMD4(Double(p & 0xFF), Double((p >> 8) & 0xFF), Double((p >> 16) & 0xFF), Double(p >> 24))
         }
-        guard !keys.isEmpty else { return c }
-        let x = v(c)
-        var best = (distance: Double.infinity, p: 0, q: 0, t: 0.0)
-        for i in keys.indices {
-            let d = x - v(keys[i].0)
-            let dd = (d * d).sum()
-            if dd < best.distance { best = (dd, i, i, 0) }
-            for j in keys.indices where j > i {
-                let p = v(keys[i].0), q = v(keys[j].0), pq = q - p
-                let len = (pq * pq).sum()
-                guard len > 0 else { continue }
-                let t = min(4, max(-0.25, ((x - p) * pq).sum() / len))
-                let e = x - (p + t * pq)
-                let ee = (e * e).sum()
-                if ee < best.distance { best = (ee, i, j, t) }
+
+        /// `keys`: (key colour, its partner) pairs.
+        init(_ keys: [(UInt32, UInt32)]) {
+            let k = keys.map { (Self.v($0.0), Self.v($0.1)) }
+            for i in k.indices {
+                // A key alone is the segment of no length.
+                segments.append(Segment(p: k[i].0, pq: .zero, inverseLength: 0, partner: k[i].1, partnerStep: .zero))
+                for j in k.indices where j > i {
+                    let pq = k[j].0 - k[i].0
+                    let len = (pq * pq).sum()
+                    guard len > 0 else { continue }
+                    segments.append(Segment(p: k[i].0, pq: pq, inverseLength: 1 / len, partner: k[i].1, partnerStep: k[j].1 - k[i].1))
+                }
             }
         }
-        let p = v(keys[best.p].1), q = v(keys[best.q].1)
-        let m = p + best.t * (q - p)
-        func byte(_ d: Double) -> UInt32 { UInt32(min(255, max(0, d.rounded()))) }
-        return byte(m[0]) | byte(m[1]) << 8 | byte(m[2]) << 16 | byte(m[3]) << 24
+
+        func callAsFunction(_ c: UInt32) -> UInt32 {
+            guard !segments.isEmpty else { return c }
+            let x = Self.v(c)
+            var best = Double.infinity, mixed = SIMD4<Double>.zero
+            for s in segments {
+                let d = x - s.p
+                let t = min(4, max(-0.25, (d * s.pq).sum() * s.inverseLength))
+                let e = d - t * s.pq
+                let ee = (e * e).sum()
+                if ee < best {
+                    best = ee
+                    mixed = s.partner + t * s.partnerStep
+                }
+            }
+            func byte(_ d: Double) -> UInt32 { UInt32(min(255, max(0, d.rounded()))) }
+            return byte(mixed[0]) | byte(mixed[1]) << 8 | byte(mixed[2]) << 16 | byte(mixed[3]) << 24
+        }
     }
 
     /// Two glyphs compared, computing their own colour features (for tests and evidence).
