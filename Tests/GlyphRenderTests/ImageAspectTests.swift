@@ -187,11 +187,10 @@ struct ImageAspectTests {
 
     @Test("the stretched badge of docs/examples fails at every scale, with its measured numbers")
     func stretchedExampleFailsAtEveryScale() throws {
-        let example = TestPaths.packageRoot.appendingPathComponent("docs/examples/rules")
-        let json = try String(contentsOf: example.appendingPathComponent("image-aspect-fail.json"), encoding: .utf8)
-            .replacingOccurrences(of: "image-aspect/", with: "")
+        let example = TestPaths.packageRoot.appendingPathComponent("docs/examples/rules/image-aspect-fail")
+        let json = try String(contentsOf: example.appendingPathComponent("spec.json"), encoding: .utf8)
         let files = try ["on.svg", "off.svg"].reduce(into: [String: String]()) {
-            $0[$1] = try String(contentsOf: example.appendingPathComponent("image-aspect/\($1)"), encoding: .utf8)
+            $0[$1] = try String(contentsOf: example.appendingPathComponent($1), encoding: .utf8)
         }
         // The badge's ink, 35.0 × 23.0 (aspect 1.522), stretched to about 42.8 × 42.2 pt (aspect 1.014):
         // 33.4 % off, and 30–32 % beyond a pixel's rounding at every scale.

@@ -25,12 +25,17 @@ public struct NonTextContrastRule: AuditRule {
     away from the surface in some channel, its outline the ink pixels next to a non-ink pixel, and at \
     least `imageOutlineShare` (half) of the outline must lie within one pixel of ink that reaches the \
     ratio against the surface. At the highest scale audited (the image closest to its SVG) a shortfall \
-    is an error; at a lower scale where only that scale falls short, a warning.
+    is an error; at a lower scale where only that scale falls short, a warning. For every pair of \
+    states drawn with different original-colour images, what changes (the tick, the dot, the fill) \
+    must reach the ratio against the colours next to it: at the highest scale audited, at least \
+    `imageOutlineShare` of the edges that touch a changed pixel (neighbouring pixels more than 8 levels \
+    apart in either state) reach it across the edge, one pixel further out on each side counted too.
     """
     public let fix = """
     Darken (on light surfaces) or lighten (on dark surfaces) the failing colour until it reaches the \
     ratio; for a switch, give the off track a colour or a border that reaches 3:1 against the surface; \
-    for an original-colour image, outline it (or most of it) in a colour that reaches 3:1 in the SVG. \
+    for an original-colour image, outline it (or most of it) in a colour that reaches 3:1 in the SVG, \
+    and draw what shows the state (tick, dot, fill) in a colour that reaches 3:1 against what it sits on. \
     For the pixel warning, draw the stroke at least one pixel wide at @1x (e.g. 1 pt instead of 0.5 pt).
     """
     public let parameters = [
@@ -92,6 +97,7 @@ public struct NonTextContrastRule: AuditRule {
         }
         out.append(contentsOf: pixelFindings(input, required))
         out.append(contentsOf: imageFindings(input, required, outlineShare: o["imageOutlineShare"]))
+        out.append(contentsOf: indicatorFindings(input, required, share: o["imageOutlineShare"]))
         return out
     }
 
@@ -526,6 +532,163 @@ public struct NonTextContrastRule: AuditRule {
                                    sizes: sizes, location: location,
                                    picture: items[worst].layout.image.map { .outline(items[worst].variant, $0) }))
             }
+        }
+        return out
+    }
+
+    // MARK: Original-colour images: what shows the state
+
+    /// How the pixels that differ between two states stand out from the colours next to them.
+    struct IndicatorMeasure: Sendable, Equatable {
+        /// Pairs of neighbouring pixels (left–right, above–below) that meet at an edge in either
+        /// state (their colours differ by more than `inkLevels`) where at least one of them changes
+        /// between the states.
+        var edges: Int
+        /// Edges across which the colours reach the ratio (one pixel further out on each side counts
+        /// too, so an anti-aliased edge is judged by the colours it blends).
+        var covered: Int
+        /// The lowest and highest ratio across an edge, and the colours of the lowest.
+        var lowest: Double
+        var highest: Double
+        var lowestColours: [RGBA]
+
+        var share: Double { edges == 0 ? 1 : Double(covered) / Double(edges) }
+    }
+
+    /// The state indicator of two renders of an original-colour image: the pixels whose colour
+    /// changes between them (the tick, the dot, the fill). In each state, every edge that touches
+    /// such a pixel must reach `required` across it: the tick against the fill it is drawn on, the
+    /// dot against the inside of the ring, the fill against the surface it replaced.
+    static func measureIndicator(_ a: GlyphPixels, _ b: GlyphPixels, required: Double) -> IndicatorMeasure {
+        var m = IndicatorMeasure(edges: 0, covered: 0, lowest: .infinity, highest: 0, lowestColours: [])
+        guard a.width == b.width, a.height == b.height, a.width > 0, a.height > 0 else { return m }
+        let w = a.width, h = a.height, n = w * h
+        var seen: [UInt32: (r: Int, g: Int, b: Int, l: Double)] = [:]
+        func look(_ c: UInt32) -> (r: Int, g: Int, b: Int, l: Double) {
+            if let hit = seen[c] { return hit }
+            let o = GlyphPixels.unpack(c).composited(over: .white)
+            let v = (Int((o.r * 255).rounded()), Int((o.g * 255).rounded()), Int((o.b * 255).rounded()), o.relativeLuminance)
+            seen[c] = v
+            return v
+        }
+        func differ(_ x: UInt32, _ y: UInt32) -> Bool {
+            guard x != y else { return false }
+            let p = look(x), q = look(y)
+            return max(abs(p.r - q.r), abs(p.g - q.g), abs(p.b - q.b)) > inkLevels
+        }
+        var changes = [Bool](repeating: false, count: n)
+        var any = false
+        for p in 0..<n where differ(a.pixels[p], b.pixels[p]) {
+            changes[p] = true
+            any = true
+        }
+        guard any else { return m }
+        for g in [a, b] {
+            let px = g.pixels
+            for y in 0..<h {
+                for x in 0..<w {
+                    let p = y * w + x
+                    for (dx, dy) in [(1, 0), (0, 1)] {
+                        let qx = x + dx, qy = y + dy
+                        guard qx < w, qy < h else { continue }
+                        let q = qy * w + qx
+                        guard changes[p] || changes[q], differ(px[p], px[q]) else { continue }
+                        // The colours on each side, and one pixel further out.
+                        var near = [px[p]], far = [px[q]]
+                        if x - dx >= 0 && y - dy >= 0 { near.append(px[(y - dy) * w + x - dx]) }
+                        if qx + dx < w && qy + dy < h { far.append(px[(qy + dy) * w + qx + dx]) }
+                        var ratio = 1.0, pair = (near[0], far[0])
+                        for u in near {
+                            for v in far {
+                                let r = contrastRatio(luminance: look(u).l, look(v).l)
+                                if r > ratio { ratio = r; pair = (u, v) }
+                            }
+                        }
+                        m.edges += 1
+                        if ratio >= required { m.covered += 1 }
+                        m.highest = max(m.highest, ratio)
+                        if ratio < m.lowest {
+                            m.lowest = ratio
+                            m.lowestColours = [pair.0, pair.1].map { GlyphPixels.unpack($0).composited(over: .white) }
+                        }
+                    }
+                }
+            }
+        }
+        return m
+    }
+
+    /// Original-colour images: for every pair of states, at the highest scale audited, the edges of
+    /// what changes must reach the ratio on at least `share` of their length (error; info for an
+    /// exempt theme). Sizes that measure alike are reported together.
+    func indicatorFindings(_ input: AuditInput, _ required: Double, share: Double) -> [Finding] {
+        let items = input.items
+        let groups = input.stateGroups().filter { g in
+            guard g.count > 1, let images = items[g[0]].spec.images, !images.template else { return false }
+            return true
+        }
+        guard !groups.isEmpty else { return [] }
+        // Only the highest scale audited of each spec: the image closest to its SVG.
+        var top: [String: Int] = [:]
+        for g in groups { top[items[g[0]].variant.preset] = max(top[items[g[0]].variant.preset] ?? 0, items[g[0]].variant.scale) }
+        struct Job: Hashable { let a: Int, b: Int }
+        var jobs = Interner<Job>()
+        var pairs: [(a: Int, b: Int, job: Int)] = []
+        for g in groups where items[g[0]].variant.scale == top[items[g[0]].variant.preset] {
+            for i in 0..<g.count {
+                for j in (i + 1)..<g.count {
+                    let images = items[g[i]].spec.images!
+                    guard images.image(for: items[g[i]].variant.state) !== images.image(for: items[g[j]].variant.state) else { continue }
+                    pairs.append((g[i], g[j], jobs.intern(Job(a: input.sameGlyph[g[i]], b: input.sameGlyph[g[j]]))))
+                }
+            }
+        }
+        let todo = jobs.keys
+        let measured = input.parallelMap(todo.count) { k in
+            Self.measureIndicator(input.glyphs[todo[k].a], input.glyphs[todo[k].b], required: required)
+        }
+        var out: [Finding] = []
+        let byKey = Dictionary(grouping: pairs.indices) { k -> [String] in
+            let va = items[pairs[k].a].variant, vb = items[pairs[k].b].variant
+            return [va.preset, va.component, va.theme, va.state.rawValue, vb.state.rawValue]
+        }
+        for k in pairs.indices {
+            let key: [String] = {
+                let va = items[pairs[k].a].variant, vb = items[pairs[k].b].variant
+                return [va.preset, va.component, va.theme, va.state.rawValue, vb.state.rawValue]
+            }()
+            guard byKey[key]!.first == k else { continue }
+            let members = byKey[key]!
+            let failing = members.filter { measured[pairs[$0].job].share < share }
+            guard !failing.isEmpty else { continue }
+            let worst = failing.min { measured[pairs[$0].job].share < measured[pairs[$1].job].share }!
+            let m = measured[pairs[worst].job]
+            let va = items[pairs[worst].a].variant, vb = items[pairs[worst].b].variant
+            let spec = items[pairs[worst].b].spec, images = spec.images!
+            guard let theme = spec.theme(named: vb.theme) else { continue }
+            let exempt = Self.isExempt(theme.name)
+            func name(_ s: ControlState) -> String {
+                let doc = images.image(for: s)
+                return doc === images.on ? "on" : doc === images.off ? "off" : "clear"
+            }
+            let subject = "\(va.state.rawValue) vs \(vb.state.rawValue) indicator"
+            let colours = m.lowestColours.count == 2 ? " (lowest \(Format.ratio(m.lowest)): \(m.lowestColours[0].hex) against \(m.lowestColours[1].hex))" : ""
+            var message = "\(va.state.rawValue) vs \(vb.state.rawValue) (\(name(va.state)) image → \(name(vb.state)) image, own colours): "
+                + "what changes reaches \(Format.number(required)):1 against the colours next to it along "
+                + "\(Format.percent(m.share, threshold: share, failsBelow: true)) of its edges\(colours) at @\(vb.scale)x"
+            message += exempt
+                ? " (\(theme.name): inactive components are exempt from \(Format.number(required)):1)"
+                : ", needs \(Format.thresholdPercent(share))"
+            let variants = failing.flatMap { [items[pairs[$0].b].variant] }
+            out.append(Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
+                               variant: VariantGroupID.id(variants), subject: subject, message: message,
+                               numbers: ["edgeShare": m.share, "requiredShare": share, "lowestRatio": m.lowest,
+                                         "highestRatio": m.highest, "required": required, "edgePixels": Double(m.edges),
+                                         "scale": Double(vb.scale)],
+                               values: ["image": images.image(for: vb.state).path, "other": va.id, "theme": theme.name],
+                               sizes: Array(Set(variants.map(\.dynamicType))),
+                               location: input.location(spec, "images.\(name(vb.state))"),
+                               picture: .sideBySide([va, vb])))
         }
         return out
     }

@@ -74,7 +74,7 @@ public struct StateShapeRule: AuditRule {
         let todo = pairs.keys
         let measured = input.parallelMap(todo.count) { k in
             let p = todo[k]
-            return StateChange.measure(indexed[p.a], indexed[p.b], glyphFeatures[p.a], glyphFeatures[p.b], thresholds)
+            return StateChange.measure(indexed[p.a], indexed[p.b], glyphFeatures[p.a], glyphFeatures[p.b], thresholds, known: features)
         }
         var out: [Finding] = []
         for group in groups {
