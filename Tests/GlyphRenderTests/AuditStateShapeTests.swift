@@ -17,6 +17,13 @@ struct AuditStateShapeTests {
         s.input.stateGroups().flatMap { g in (0..<g.count).flatMap { a in ((a + 1)..<g.count).map { (g[a], g[$0]) } } }
     }
 
+    /// A filled box whose checked state draws a tick and whose mixed state draws a dash.
+    static func tickAndDash(fill: String, size: String, scales: [Int] = [1, 2, 3], sizes: [String] = ["L"]) throws -> AuditScene {
+        try AuditScene(SpecText.checkbox(states: ["checked", "mixed"],
+            appearance: ##"{ "checked": { "ring": false, "fill": true, "mark": "check" }, "mixed": { "ring": false, "fill": true, "mark": "dash" } }"##,
+            theme: ##"{ "surface": "#FFFFFF", "fill": "\##(fill)", "mark": "#FFFFFF" }"##, size: size, scales: scales, sizes: sizes))
+    }
+
     /// Every pair of the scene changes at least `above` square points in every view.
     func expectChanged(_ s: AuditScene, above: Double, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         for (a, b) in Self.pairs(s) {
@@ -156,10 +163,8 @@ struct AuditStateShapeTests {
 
     @Test("a filled box: checked (tick) vs mixed (dash) passes at every size and scale, by about the same area in points")
     func tickVersusDash() throws {
-        let s = try AuditScene(SpecText.checkbox(states: ["checked", "mixed"],
-            appearance: ##"{ "checked": { "ring": false, "fill": true, "mark": "check" }, "mixed": { "ring": false, "fill": true, "mark": "dash" } }"##,
-            theme: ##"{ "surface": "#FFFFFF", "fill": "#007AFF", "mark": "#FFFFFF" }"##,
-            size: ##"{ "size": 20, "cornerRadius": 4, "borderWidth": 1.5, "markSize": 12, "markWeight": 2 }"##))
+        let s = try Self.tickAndDash(fill: "#007AFF", size: ##"{ "size": 20, "cornerRadius": 4, "borderWidth": 1.5, "markSize": 12, "markWeight": 2 }"##,
+                                     sizes: ["xS", "L", "AX5"])
         #expect(s.run(rule).isEmpty)
         // The change is the symmetric difference of the tick's and the dash's strokes: at most both
         // strokes' areas (length × weight plus the round caps), at least the difference of the two.
@@ -182,10 +187,7 @@ struct AuditStateShapeTests {
     @Test("a tick and a dash too small to tell apart fail with the glyph size from which they would not, never as a recolouring")
     func tinyTickVersusDash() throws {
         // A 5 pt box with a 1.5 pt mark of 0.75 pt strokes: the tick and the dash differ by a pixel or two.
-        let s = try AuditScene(SpecText.checkbox(states: ["checked", "mixed"],
-            appearance: ##"{ "checked": { "ring": false, "fill": true, "mark": "check" }, "mixed": { "ring": false, "fill": true, "mark": "dash" } }"##,
-            theme: ##"{ "surface": "#FFFFFF", "fill": "#000000", "mark": "#FFFFFF" }"##,
-            size: ##"{ "size": 5, "cornerRadius": 1, "borderWidth": 1, "markSize": 1.5, "markWeight": 0.75 }"##, scales: [1, 2, 3], sizes: ["L"]))
+        let s = try Self.tickAndDash(fill: "#000000", size: ##"{ "size": 5, "cornerRadius": 1, "borderWidth": 1, "markSize": 1.5, "markWeight": 0.75 }"##)
         let findings = s.run(rule)
         #expect(!findings.isEmpty)
         var estimated = 0
@@ -218,10 +220,7 @@ struct AuditStateShapeTests {
 
     @Test("a tick that degenerates to a dash (a 2 pt mark of 1.5 pt strokes) is the same shape, not a recolouring")
     func degenerateTick() throws {
-        let s = try AuditScene(SpecText.checkbox(states: ["checked", "mixed"],
-            appearance: ##"{ "checked": { "ring": false, "fill": true, "mark": "check" }, "mixed": { "ring": false, "fill": true, "mark": "dash" } }"##,
-            theme: ##"{ "surface": "#FFFFFF", "fill": "#000000", "mark": "#FFFFFF" }"##,
-            size: ##"{ "size": 12, "cornerRadius": 1, "borderWidth": 1, "markSize": 2, "markWeight": 1.5 }"##, scales: [1, 2, 3], sizes: ["L"]))
+        let s = try Self.tickAndDash(fill: "#000000", size: ##"{ "size": 12, "cornerRadius": 1, "borderWidth": 1, "markSize": 2, "markWeight": 1.5 }"##)
         // The tick's three points lie within 0.02 pt of one horizontal line: it is drawn as a dash.
         let findings = s.run(rule)
         #expect(findings.count == 3)
