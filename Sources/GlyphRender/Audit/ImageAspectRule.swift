@@ -157,7 +157,7 @@ public struct ImageAspectRule: AuditRule {
                 if beyond > tolerance { failing.append((i, ink, abs(ink.width / ink.height / source - 1), range, beyond)) }
             }
             guard let worst = failing.max(by: { $0.beyond < $1.beyond }) else { continue }
-            let name = doc === images.on ? "on" : doc === images.off ? "off" : "clear"
+            let name = images.key(of: doc)
             let variants = failing.flatMap { f -> [Variant] in
                 let v = input.items[f.rep].variant
                 return byPlace["\(v.dynamicType.short)@\(v.scale)"]!.map { input.items[$0].variant }

@@ -475,7 +475,7 @@ public struct NonTextContrastRule: AuditRule {
             let theme = spec.theme(named: v.theme)!
             let exempt = Self.isExempt(theme.name)
             let doc = images.image(for: v.state)
-            let name = doc === images.on ? "on" : doc === images.off ? "off" : "clear"
+            let name = images.key(of: doc)
             let top = group.map { items[$0].variant.scale }.max()!
             let atTop = group.filter { items[$0].variant.scale == top }
             let failingTop = atTop.filter(fails)
@@ -623,10 +623,7 @@ public struct NonTextContrastRule: AuditRule {
     /// exempt theme). Sizes that measure alike are reported together.
     func indicatorFindings(_ input: AuditInput, _ required: Double, share: Double) -> [Finding] {
         let items = input.items
-        let groups = input.stateGroups().filter { g in
-            guard g.count > 1, let images = items[g[0]].spec.images, !images.template else { return false }
-            return true
-        }
+        let groups = input.stateGroups().filter { g in g.count > 1 && items[g[0]].spec.images.map { !$0.template } == true }
         guard !groups.isEmpty else { return [] }
         // Only the highest scale audited of each spec: the image closest to its SVG.
         var top: [String: Int] = [:]
@@ -648,17 +645,16 @@ public struct NonTextContrastRule: AuditRule {
             Self.measureIndicator(input.glyphs[todo[k].a], input.glyphs[todo[k].b], required: required)
         }
         var out: [Finding] = []
-        let byKey = Dictionary(grouping: pairs.indices) { k -> [String] in
-            let va = items[pairs[k].a].variant, vb = items[pairs[k].b].variant
-            return [va.preset, va.component, va.theme, va.state.rawValue, vb.state.rawValue]
+        // The pairs of one component, theme and pair of states, at every Dynamic Type size, report together.
+        var order = Interner<[String]>()
+        var members: [[Int]] = []
+        for (k, p) in pairs.enumerated() {
+            let va = items[p.a].variant, vb = items[p.b].variant
+            let g = order.intern([va.preset, va.component, va.theme, va.state.rawValue, vb.state.rawValue])
+            if g == members.count { members.append([]) }
+            members[g].append(k)
         }
-        for k in pairs.indices {
-            let key: [String] = {
-                let va = items[pairs[k].a].variant, vb = items[pairs[k].b].variant
-                return [va.preset, va.component, va.theme, va.state.rawValue, vb.state.rawValue]
-            }()
-            guard byKey[key]!.first == k else { continue }
-            let members = byKey[key]!
+        for members in members {
             let failing = members.filter { measured[pairs[$0].job].share < share }
             guard !failing.isEmpty else { continue }
             let worst = failing.min { measured[pairs[$0].job].share < measured[pairs[$1].job].share }!
@@ -667,19 +663,15 @@ public struct NonTextContrastRule: AuditRule {
             let spec = items[pairs[worst].b].spec, images = spec.images!
             guard let theme = spec.theme(named: vb.theme) else { continue }
             let exempt = Self.isExempt(theme.name)
-            func name(_ s: ControlState) -> String {
-                let doc = images.image(for: s)
-                return doc === images.on ? "on" : doc === images.off ? "off" : "clear"
-            }
             let subject = "\(va.state.rawValue) vs \(vb.state.rawValue) indicator"
             let colours = m.lowestColours.count == 2 ? " (lowest \(Format.ratio(m.lowest)): \(m.lowestColours[0].hex) against \(m.lowestColours[1].hex))" : ""
-            var message = "\(va.state.rawValue) vs \(vb.state.rawValue) (\(name(va.state)) image → \(name(vb.state)) image, own colours): "
+            var message = "\(va.state.rawValue) vs \(vb.state.rawValue) (\(images.key(for: va.state)) image → \(images.key(for: vb.state)) image, own colours): "
                 + "what changes reaches \(Format.number(required)):1 against the colours next to it along "
                 + "\(Format.percent(m.share, threshold: share, failsBelow: true)) of its edges\(colours) at @\(vb.scale)x"
             message += exempt
                 ? " (\(theme.name): inactive components are exempt from \(Format.number(required)):1)"
                 : ", needs \(Format.thresholdPercent(share))"
-            let variants = failing.flatMap { [items[pairs[$0].b].variant] }
+            let variants = failing.map { items[pairs[$0].b].variant }
             out.append(Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
                                variant: VariantGroupID.id(variants), subject: subject, message: message,
                                numbers: ["edgeShare": m.share, "requiredShare": share, "lowestRatio": m.lowest,
@@ -687,7 +679,7 @@ public struct NonTextContrastRule: AuditRule {
                                          "scale": Double(vb.scale)],
                                values: ["image": images.image(for: vb.state).path, "other": va.id, "theme": theme.name],
                                sizes: Array(Set(variants.map(\.dynamicType))),
-                               location: input.location(spec, "images.\(name(vb.state))"),
+                               location: input.location(spec, "images.\(images.key(for: vb.state))"),
                                picture: .sideBySide([va, vb])))
         }
         return out

@@ -105,13 +105,7 @@ public struct StateShapeRule: AuditRule {
     /// What the two states draw, in words: `off image → clear image`, `ring → filled box with a tick`, `knob left → knob right`.
     static func drawn(_ spec: Spec, _ a: ControlState, _ b: ControlState) -> String {
         if let images = spec.images {
-            func name(_ s: ControlState) -> String {
-                let doc = images.image(for: s)
-                if doc === images.on { return "on image" }
-                if let clear = images.clear, doc === clear { return "clear image" }
-                return "off image"
-            }
-            return "\(name(a)) → \(name(b))"
+            return "\(images.key(for: a)) image → \(images.key(for: b)) image"
         }
         if spec.control == .switch {
             func knob(_ s: ControlState) -> String { s == .on ? "knob right" : "knob left" }

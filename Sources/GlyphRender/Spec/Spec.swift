@@ -155,6 +155,14 @@ public struct ImageSetSpec: Sendable {
             return clear ?? off
         }
     }
+
+    /// The spec key of one of these images: `on`, `off` or `clear`.
+    public func key(of doc: SVGDocument) -> String {
+        doc === on ? "on" : doc === off ? "off" : "clear"
+    }
+
+    /// The spec key of the image drawn for a state (`mixed` may draw `off`).
+    public func key(for state: ControlState) -> String { key(of: image(for: state)) }
 }
 
 /// One control, fully resolved: every token replaced by its value, every image parsed.
