@@ -65,6 +65,18 @@ enum CheckCommand {
         return pixelmatch
     }
 
+    /// The folder of the baselines (--snapshots, default `snapshots`) and whether it exists; a file
+    /// standing there is bad input (2), before anything is rendered.
+    static func snapshotFolder(_ args: Arguments) throws -> (url: URL, exists: Bool) {
+        let folder = URL(fileURLWithPath: args.value("snapshots") ?? "snapshots")
+        var info = stat()
+        guard stat(folder.path, &info) == 0 else { return (folder, false) }
+        if (info.st_mode & S_IFMT) != S_IFDIR {
+            throw InputError(file: folder.path, message: "is a file, not a folder; --snapshots takes the folder of the baselines")
+        }
+        return (folder, true)
+    }
+
     static func run(_ args: Arguments) throws -> Int32 {
         if !args.positionals.isEmpty {
             throw UsageError(message: "check takes no arguments, got \"\(args.positionals[0])\"")
@@ -77,7 +89,7 @@ enum CheckCommand {
         if args.flag("record") { writes.insert(.record) }
         if args.flag("update") { writes.insert(.update) }
         if args.flag("prune") { writes.insert(.prune) }
-        let snapshots = URL(fileURLWithPath: args.value("snapshots") ?? "snapshots")
+        let (snapshots, _) = try snapshotFolder(args)
         let out = URL(fileURLWithPath: args.value("out") ?? "glyphaudit-out/snapshots")
 
         let start = DispatchTime.now()

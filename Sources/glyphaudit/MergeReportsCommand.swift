@@ -53,7 +53,11 @@ enum MergeReportsCommand {
             }
         }
         for c in copies where c.from.standardizedFileURL != c.to.standardizedFileURL {
-            try writeIfChanged(try Data(contentsOf: c.from), to: c.to)
+            let data: Data
+            do { data = try InputFile.read(c.from.path, limit: Limits.pngFileBytes, what: "picture") } catch {
+                throw InputError(file: c.from.path, message: error.message)
+            }
+            try writeIfChanged(data, to: c.to)
         }
         try merged.write(to: out, formats: formats)
         let counts = merged.counts

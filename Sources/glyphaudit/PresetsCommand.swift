@@ -32,7 +32,7 @@ enum PresetsCommand {
         guard p.count == 2, p[0] == "show" else {
             throw UsageError(message: "expected `presets` or `presets show NAME`")
         }
-        let name = p[1]
+        let name = try Selection.preset(p[1], option: "presets show")
         if let out = args.value("out") {
             let files = try Presets.standalone(name)
             let folder = URL(fileURLWithPath: out)

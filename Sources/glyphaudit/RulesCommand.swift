@@ -34,7 +34,7 @@ enum RulesCommand {
             throw UsageError(message: "expected `rules` or `rules explain ID`")
         }
         guard let rule = Auditor.rule(p[1]) else {
-            throw InputError(file: "rules explain", message: "unknown rule \"\(p[1])\"; rules: "
+            throw UsageError(message: "rules explain: unknown rule \"\(p[1])\"; rules: "
                              + Auditor.registry.map(\.id).joined(separator: ", "))
         }
         let options = auditor.options(for: rule)

@@ -15,8 +15,8 @@ enum RunCommand {
         the reports into --report: index.html (with its pictures), report.json, junit.xml, results.sarif and
         summary.md. With no --preset and no --spec, runs on the four built-in presets. When GITHUB_ACTIONS=true,
         failing findings and snapshots are also printed as workflow annotations (::error file=…::).
-        Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures; 2 bad input or a runtime
-        failure; 64 usage error.
+        Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures; 2 bad input (also an
+        unreadable baseline, the report written all the same) or a runtime failure; 64 usage error.
         """,
         options: Selection.options + AuditCommand.configOptions + [
             Option(name: "report", value: "DIR", help: "Where the reports go (default: glyphaudit-out)."),
@@ -64,17 +64,12 @@ enum RunCommand {
         let pixelmatch = try CheckCommand.pixelmatch(args)
         let config = try AuditCommand.config(args)
         let report = URL(fileURLWithPath: args.value("report") ?? "glyphaudit-out")
-        let snapshotFolder = URL(fileURLWithPath: args.value("snapshots") ?? "snapshots")
         var writes: SnapshotWrites = []
         if args.flag("record") { writes.insert(.record) }
         if args.flag("update") { writes.insert(.update) }
         // Before anything is rendered or written: a folder named with --snapshots must be there (a
         // typo must not pass as "nothing to check"); the default one may be missing (not checked).
-        var isFolder: ObjCBool = false
-        let snapshotsExist = FileManager.default.fileExists(atPath: snapshotFolder.path, isDirectory: &isFolder)
-        if snapshotsExist && !isFolder.boolValue {
-            throw InputError(file: snapshotFolder.path, message: "is a file; --snapshots takes the folder of the baselines")
-        }
+        let (snapshotFolder, snapshotsExist) = try CheckCommand.snapshotFolder(args)
         if !snapshotsExist && args.value("snapshots") != nil && writes.isEmpty {
             throw InputError(file: snapshotFolder.path,
                              message: "the snapshot folder given with --snapshots does not exist (run with --record to create it)")
@@ -155,6 +150,11 @@ enum RunCommand {
             for line in result.githubAnnotations() { Console.out(line) }
         }
         if snapshotReport?.results.contains(where: { $0.writeError != nil }) == true { return 2 }
+        // An unreadable baseline is bad input, as in `check`: named on stderr, exit 2 (the report,
+        // written all the same, shows it among the snapshots).
+        let unreadable = snapshotReport?.results.filter { $0.status == .unreadable } ?? []
+        for r in unreadable { Console.error("\(r.baseline): unreadable baseline: \(r.message ?? "?")") }
+        if !unreadable.isEmpty { return 2 }
         return result.exitStatus
     }
 
@@ -185,7 +185,7 @@ enum RunCommand {
                 rec.sideBySide = relativePath(o.sideBySide, base: report)
                 // The baseline beside them, so the report shows all three without the repository.
                 let expected = "snapshots/\(r.id).expected.png"
-                if let data = try? Data(contentsOf: URL(fileURLWithPath: r.baseline)) {
+                if let data = try? InputFile.read(r.baseline, limit: Limits.pngFileBytes) {
                     try writeIfChanged(data, to: report.appendingPathComponent(expected))
                     rec.expected = expected
                 }

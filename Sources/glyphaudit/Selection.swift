@@ -17,7 +17,7 @@ enum Selection {
         var specs: [Spec] = []
         let presets = args.list("preset")
         let files = args.all("spec")
-        for name in presets { specs.append(try Presets.load(name)) }
+        for name in presets { specs.append(try Presets.load(try preset(name, option: "--preset"))) }
         for file in files { specs.append(try Spec.load(contentsOf: URL(fileURLWithPath: file))) }
         if presets.isEmpty && files.isEmpty {
             for name in Presets.names { specs.append(try Presets.load(name)) }
@@ -25,10 +25,22 @@ enum Selection {
         return specs
     }
 
+    /// A preset name from the command line; an unknown one is a usage error (64), like any other
+    /// option value the tool does not know.
+    static func preset(_ name: String, option: String) throws -> String {
+        guard Presets.names.contains(name) else {
+            throw UsageError(message: "\(option): unknown preset \"\(name)\"; built-in presets: \(Presets.names.joined(separator: ", "))")
+        }
+        return name
+    }
+
+    /// The --only filters; a malformed one (no `=`, an unknown key) is a usage error (64).
     static func filter(_ args: Arguments) throws -> VariantFilter {
         var filter = VariantFilter()
         for only in args.all("only") {
-            do { try filter.add(only) } catch { throw InputError(file: "--only", message: error.message) }
+            do { try filter.add(only) } catch {
+                throw UsageError(message: error.message.contains("--only") ? error.message : "--only \(only): \(error.message)")
+            }
         }
         return filter
     }

@@ -65,7 +65,9 @@ func main() -> Int32 {
     do {
         let args = try Arguments(argv, options: command.options)
         Console.quiet = args.flag("quiet")
-        return try command.run(args)
+        // Every file a command writes is flushed to disk in one go at its end (and none is left
+        // behind when it fails): see AtomicFile.batch.
+        return try AtomicFile.batch { try command.run(args) }
     } catch let e as UsageError {
         Console.error("\(e.message)\nRun `glyphaudit \(command.name) --help` for usage.")
         return 64

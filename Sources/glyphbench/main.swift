@@ -55,10 +55,13 @@ for (name, encoding) in encodings {
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glyphbench-\(getpid())")
 defer { try? FileManager.default.removeItem(at: folder) }
 let full = time {
-    _ = parallelMap(n, jobs: jobs) { i in
-        let item = items[i]
-        try? AtomicFile.write(try Renderer.raster(item.layout, spec: item.spec).pngData(),
-                              to: folder.appendingPathComponent(item.variant.fileName("png")))
+    // As the tool writes: one batch, flushed to disk together at its end.
+    _ = try? AtomicFile.batch {
+        parallelMap(n, jobs: jobs) { i in
+            let item = items[i]
+            try? AtomicFile.write(try Renderer.raster(item.layout, spec: item.spec).pngData(),
+                                  to: folder.appendingPathComponent(item.variant.fileName("png")))
+        }
     }
 }
 line("render + encode + write, \(jobs) threads", full, n, "variant")

@@ -193,7 +193,7 @@ struct SnapshotTests {
         switch kind {
         case "truncated": bad = good.prefix(good.count / 2); reason = "truncated"
         case "empty": bad = Data(); reason = "empty"
-        case "directory": bad = Data(); reason = "directory"
+        case "directory": bad = Data(); reason = "is a folder, not a png file"
         case "corrupt", "bad-deflate":
             // Garble the first bytes of the IDAT chunk's data (its zlib header) after the IHDR chunk.
             var bytes = [UInt8](good)

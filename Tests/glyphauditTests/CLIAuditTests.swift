@@ -144,6 +144,6 @@ struct CLIAuditTests {
         dir.write(".glyphaudit.json", #"{ "version": 1, "rules": { "state-shape": { "minimumArea": 2.5 } } }"#)
         #expect(try CLI.run(["rules", "explain", "state-shape"], in: dir.url).stdout.contains("minimumArea = 2.5 (default 1)"))
         let unknown = try CLI.run(["rules", "explain", "no-such-rule"], in: dir.url)
-        #expect(unknown.status == 2 && unknown.stderr.contains("unknown rule"))
+        #expect(unknown.status == 64 && unknown.stderr.contains("unknown rule"))
     }
 }

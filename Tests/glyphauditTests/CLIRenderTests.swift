@@ -60,7 +60,7 @@ struct CLIRenderTests {
         }
 
         let unknown = try CLI.run(["presets", "show", "nope", "--out", "x"], in: dir.url)
-        #expect(unknown.status == 2 && unknown.stderr.contains("unknown preset \"nope\""))
+        #expect(unknown.status == 64 && unknown.stderr.contains("unknown preset \"nope\""))
         #expect(dir.files("x").isEmpty)
         #expect(try CLI.run(["presets", "--out", "x"], in: dir.url).status == 64)
     }
@@ -112,11 +112,11 @@ struct CLIRenderTests {
         #expect(missing.stderr.contains("nope.json") && missing.stderr.contains("no such file"))
 
         let preset = try CLI.run(["render", "--preset", "nope", "--out", "o"], in: dir.url)
-        #expect(preset.status == 2)
+        #expect(preset.status == 64)
         #expect(preset.stderr.contains("unknown preset \"nope\""))
 
         let only = try CLI.run(["render", "--only", "colour=red", "--out", "o"], in: dir.url)
-        #expect(only.status == 2)
+        #expect(only.status == 64)
         #expect(only.stderr.contains("unknown --only key \"colour\""))
 
         let nothing = try CLI.run(["render", "--only", "theme=plaid", "--out", "o"], in: dir.url)

@@ -149,15 +149,7 @@ public struct AuditConfig: Sendable, Equatable {
         try load(file: url.path, rules: rules)
     }
 
-    static func read(_ file: String) throws(InputError) -> JSONNode {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-            throw InputError(file: file, message: FileManager.default.fileExists(atPath: file) ? "cannot read the file" : "no such file")
-        }
-        do { return try JSONReader.parse(data) } catch {
-            throw InputError(file: file, line: error.line, column: error.column, message: "malformed JSON: \(error.message)")
-        }
-    }
+    static func read(_ file: String) throws(InputError) -> JSONNode { try readJSON(URL(fileURLWithPath: file)) }
 
     public static func parse(_ root: JSONNode, file: String, rules known: [any AuditRule] = Auditor.registry) throws(InputError) -> AuditConfig {
         var r = SpecReader(file: file)

@@ -231,7 +231,7 @@ public final class AuditInput: Sendable {
     private func tokenSet(_ file: String) -> TokenSet? {
         if let hit = tokenCache.withLock({ $0[file] }) { return hit }
         var set: TokenSet?
-        let text = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? EmbeddedAssets.files[file].map { Data($0.utf8) }
+        let text = (try? InputFile.read(file, limit: Limits.jsonFileBytes)) ?? EmbeddedAssets.files[file].map { Data($0.utf8) }
         if let text, let root = try? JSONReader.parse(text) { set = try? TokenSet(file: file, root: root) }
         tokenCache.withLock { $0[file] = set }
         return set

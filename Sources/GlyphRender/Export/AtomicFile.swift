@@ -1,10 +1,78 @@
+import CGlyphSupport
 import Foundation
 
-/// Writes files the safe way: a temporary name in the same folder, then rename. A run killed in
-/// the middle leaves either the old file or the new one, never a truncated file.
+/// Writes files the safe way: a temporary name in the same folder, flushed to disk, then renamed
+/// over the old name, and the rename flushed too. A run killed in the middle, or a power cut,
+/// leaves either the old file or the new one, never a truncated or empty file.
+///
+/// One file is flushed with `fsync` (the file, then its folder). Many files written inside
+/// `batch { … }` are flushed together, which costs a fraction: every temporary file is written,
+/// then one `syncfs` flushes them all, then each is renamed, then one more `syncfs` flushes the
+/// renames. Until the batch ends its files keep their temporary names (`.NAME.tmp-PID-N`, which
+/// every scan skips); a batch that throws removes them.
 public enum AtomicFile {
     /// Folders already known to exist (creating them again costs a system call per file).
     private static let madeFolders = Mutex<Set<String>>([])
+
+    /// The batch in progress: its depth (nested batches join the outer one) and the renames it owes.
+    private static let pending = Mutex<(depth: Int, renames: [(temp: String, final: URL)])>((0, []))
+
+    /// Runs `body`, whose `write`s (on any thread) are flushed together and renamed when it returns.
+    public static func batch<T>(_ body: () throws -> T) throws -> T {
+        pending.withLock { $0.depth += 1 }
+        let result: T
+        do { result = try body() } catch {
+            if let owed = leave() { for r in owed { unlink(r.temp) } }
+            throw error
+        }
+        if let owed = leave() { try commit(owed) }
+        return result
+    }
+
+    /// Leaves a batch; the renames owed when it was the outermost one.
+    private static func leave() -> [(temp: String, final: URL)]? {
+        pending.withLock { state -> [(temp: String, final: URL)]? in
+            state.depth -= 1
+            guard state.depth == 0 else { return nil }
+            defer { state.renames = [] }
+            return state.renames
+        }
+    }
+
+    private static func commit(_ owed: [(temp: String, final: URL)]) throws {
+        guard let first = owed.first else { return }
+        let anchor = open(first.final.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if anchor >= 0 { close(anchor) } }
+        // syncfs flushes the file system of `anchor`; temporary files on another one (a batch over
+        // two mounts) get their own fsync.
+        if anchor >= 0 { _ = glyph_syncfs(anchor) }
+        var anchorInfo = stat()
+        if anchor >= 0 { fstat(anchor, &anchorInfo) }
+        var otherFolders = Set<String>()
+        for (i, r) in owed.enumerated() {
+            var info = stat()
+            if anchor < 0 || stat(r.temp, &info) != 0 || info.st_dev != anchorInfo.st_dev {
+                let fd = open(r.temp, O_RDONLY | O_CLOEXEC)
+                if fd >= 0 { _ = fsync(fd); close(fd) }
+                otherFolders.insert(r.final.deletingLastPathComponent().path)
+            }
+            if rename(r.temp, r.final.path) != 0 {
+                let code = errno
+                for rest in owed[i...] { unlink(rest.temp) }
+                throw writeError(r.final, code)
+            }
+        }
+        if anchor >= 0 { _ = glyph_syncfs(anchor) }
+        for folder in otherFolders.sorted() { syncFolder(folder) }
+    }
+
+    private static func syncFolder(_ path: String) {
+        let dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
+        }
+    }
 
     public static func write(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
@@ -32,16 +100,33 @@ public enum AtomicFile {
             }
             return true
         }
+        // The data reaches the disk before the rename can: else a power cut right after the rename
+        // may leave the new name on an empty file. In a batch, one syncfs does it for every file.
+        let batched = pending.withLock { $0.depth > 0 }
+        let synced = ok && (batched || fsync(fd) == 0)
         let code = errno
-        if close(fd) != 0 || !ok {
+        if close(fd) != 0 || !ok || !synced {
             unlink(temp)
             throw writeError(url, ok ? errno : code)
+        }
+        if batched {
+            let joined = pending.withLock { state -> Bool in
+                guard state.depth > 0 else { return false }
+                state.renames.append((temp, url))
+                return true
+            }
+            if joined { return }
+            // The batch ended while this file was written: flush it on its own.
+            let fd = open(temp, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { _ = fsync(fd); close(fd) }
         }
         if rename(temp, url.path) != 0 {
             let code = errno
             unlink(temp)
             throw writeError(url, code)
         }
+        // The rename itself is in the folder's data: flush it, so the new file survives a power cut.
+        syncFolder(folder.path)
     }
 
     /// `mkdir -p` with POSIX calls, so a failure names the folder it happened at and carries the

@@ -207,9 +207,11 @@ public struct Layout: Sendable {
         let limit = Double(maxCanvasPixels)
         func pt(_ x: Double) -> String { String(format: "%.1f pt", x) }
         let at = "at \(v.dynamicType.short) @\(v.scale)x"
-        // The glyph and its frame alone: too large already?
+        // The glyph and its frame alone too large already, or the larger part of a canvas the label
+        // shares (a 1000 pt glyph beside a 137 pt label is the glyph's fault).
         let glyphExtent = (wide ? glyphPart.width : glyphPart.height) + 2 * margin
-        if glyphExtent * s > limit || labelPart == nil {
+        let labelShare = labelPart.map { wide ? $0.width : $0.height } ?? 0
+        if glyphExtent * s > limit || labelPart == nil || glyphExtent >= labelShare {
             let p = "sizes.\(size.name)"
             let grows = spec.glyphScales ? ", growing with Dynamic Type" : ""
             let glyph = wide ? glyphSize.w : glyphSize.h

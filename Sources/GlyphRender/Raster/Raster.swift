@@ -90,8 +90,11 @@ extension Raster {
         return Data(bytes: data, count: buffer.length)
     }
 
-    /// Decodes a PNG of any colour type into straight RGBA8 (gamma chunks ignored).
+    /// Decodes a PNG of any colour type into straight RGBA8 (gamma chunks ignored). Its size is read
+    /// from the header first: past `Limits.pngSide` on a side or `Limits.pngPixels` in all, no pixel
+    /// is decoded.
     public init(pngData data: Data) throws {
+        try Self.checkPNGSize(data)
         var out: UnsafeMutablePointer<UInt8>?
         var w: UInt32 = 0
         var h: UInt32 = 0
@@ -107,11 +110,27 @@ extension Raster {
         self.init(width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: out, count: count)))
     }
 
-    /// Reads a PNG file; errors name the file.
+    /// The width and height a PNG's header declares, refused past the limits; nil when the bytes do
+    /// not start like a PNG (the decoder then says what is wrong).
+    @discardableResult
+    public static func checkPNGSize(_ data: Data) throws -> (width: Int, height: Int)? {
+        var w: UInt32 = 0
+        var h: UInt32 = 0
+        let status = data.withUnsafeBytes { raw in glyph_png_size(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &w, &h) }
+        guard status == 0 else { return nil }
+        let (width, height) = (Int(w), Int(h))
+        if width > Limits.pngSide || height > Limits.pngSide || width * height > Limits.pngPixels {
+            throw PNGError(message: "the PNG is \(width) × \(height) px; the limit is \(Limits.pngSide) px on a side and "
+                           + "\(Limits.pngPixels) px in all (docs/limits.md)")
+        }
+        return (width, height)
+    }
+
+    /// Reads a PNG file (a regular file of at most `Limits.pngFileBytes`); errors name the file.
     public init(contentsOfPNG url: URL) throws {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw PNGError(message: "\(url.path): cannot read the file")
+        do { data = try InputFile.read(url.path, limit: Limits.pngFileBytes, what: "PNG") } catch {
+            throw PNGError(message: "\(url.path): \(error.missing ? "no such file" : error.message)")
         }
         do { try self.init(pngData: data) } catch let e as PNGError {
             throw PNGError(message: "\(url.path): \(e.message)")

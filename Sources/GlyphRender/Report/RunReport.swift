@@ -284,8 +284,8 @@ extension RunReport {
 
     public static func read(_ url: URL) throws(InputError) -> RunReport {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw InputError(file: url.path, message: "cannot read the report (no report.json here?)")
+        do { data = try InputFile.read(url.path, limit: Limits.reportFileBytes, what: "report") } catch {
+            throw InputError(file: url.path, message: error.missing ? "cannot read the report (no report.json here?)" : error.message)
         }
         let report: RunReport
         do { report = try JSONDecoder().decode(RunReport.self, from: data) } catch {

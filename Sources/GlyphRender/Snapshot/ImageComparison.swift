@@ -108,10 +108,22 @@ public struct ImageDifference: Sendable, Equatable, Codable {
 /// common area with pixelmatch, every other canvas pixel counted as different (and drawn in the
 /// diff colour).
 public enum ImageComparator {
+    /// The canvas a diff image of two rasters needs (as large as both), and why it is not drawn when
+    /// it would pass `Limits.pngPixels`; nil when it fits.
+    public static func canvasProblem(_ a: Raster, _ b: Raster) -> String? {
+        let width = max(a.width, b.width)
+        let height = max(a.height, b.height)
+        if width * height <= Limits.pngPixels { return nil }
+        return "no diff image: a canvas as large as both images (\(a.width) × \(a.height) and \(b.width) × \(b.height) px) "
+            + "would be \(width) × \(height) px; the limit is \(Limits.pngPixels) px (docs/limits.md)"
+    }
+
     /// Compares `expected` (pixelmatch's img1, the one the diff image fades to grey) with `actual`.
-    /// With `diffImage` the pixelmatch diff image is returned too (also for identical images).
+    /// With `diffImage` the pixelmatch diff image is returned too (also for identical images),
+    /// unless its canvas would pass the limit (`canvasProblem`).
     public static func compare(expected: Raster, actual: Raster, options: PixelmatchOptions = .init(),
-                               diffImage: Bool = false) -> (difference: ImageDifference, diff: Raster?) {
+                               diffImage requested: Bool = false) -> (difference: ImageDifference, diff: Raster?) {
+        let diffImage = requested && canvasProblem(expected, actual) == nil
         let expectedSize = PixelSize(expected)
         let actualSize = PixelSize(actual)
         if expectedSize == actualSize {

@@ -107,6 +107,10 @@ public enum ImageDiff {
         let differs = difference.mismatchedPixels > 0 || !difference.sameSize
         result.status = differs ? .differ : .match
         if let output, differs || writeAlways {
+            if let problem = ImageComparator.canvasProblem(left, right) {
+                result.writeError = "\(output.path): \(problem)"
+                return result
+            }
             let image = diff ?? ImageComparator.compare(expected: left, actual: right, options: options, diffImage: true).diff!
             do {
                 try AtomicFile.write(try image.pngData(), to: output)
@@ -134,14 +138,13 @@ public enum ImageDiff {
 
     /// Reads a PNG with libpng; the failure message names the file.
     static func read(_ url: URL) -> Result<Raster, ReadFailure> {
-        switch readWholeFile(url.path) {
-        case .failure(let error):
-            return .failure(ReadFailure("\(url.path): cannot read the file: \(error)"))
-        case .success(let data):
-            switch decodePNG(data) {
-            case .success(let raster): return .success(raster)
-            case .failure(let problem): return .failure(ReadFailure("\(url.path): \(problem.message)"))
-            }
+        let data: Data
+        do { data = try InputFile.read(url.path, limit: Limits.pngFileBytes, what: "PNG") } catch {
+            return .failure(ReadFailure("\(url.path): \(error.message)"))
+        }
+        switch decodePNG(data) {
+        case .success(let raster): return .success(raster)
+        case .failure(let problem): return .failure(ReadFailure("\(url.path): \(problem.message)"))
         }
     }
 

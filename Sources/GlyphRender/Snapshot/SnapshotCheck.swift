@@ -228,6 +228,9 @@ public struct SnapshotChecker: Sendable {
             result.difference = difference
             if options.passes(difference) { return result }
             result.status = .mismatch
+            if output != nil, let problem = ImageComparator.canvasProblem(expected, actual) {
+                result.writeError = "\(variant.id): \(problem)"
+            }
             if let output, let diff {
                 do {
                     result.outputs = try writePictures(variant.id, expected: expected, diff: diff, actual: actual, into: output)

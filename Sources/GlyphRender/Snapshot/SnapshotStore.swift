@@ -31,15 +31,13 @@ public struct SnapshotStore: Sendable {
 
     /// Reads and decodes a baseline with libpng (straight alpha, exact bytes).
     public func baseline(relativePath: String) -> Baseline {
-        switch readWholeFile(url(relativePath: relativePath).path) {
-        case .failure(let error):
-            if error.code == ENOENT || error.code == ENOTDIR { return .missing }
-            return .unreadable("cannot read the file: \(error)")
-        case .success(let data):
-            switch decodePNG(data) {
-            case .success(let raster): return .image(raster)
-            case .failure(let problem): return .unreadable(problem.message)
-            }
+        let data: Data
+        do { data = try InputFile.read(url(relativePath: relativePath).path, limit: Limits.pngFileBytes, what: "PNG") } catch {
+            return error.missing ? .missing : .unreadable(error.message)
+        }
+        switch decodePNG(data) {
+        case .success(let raster): return .image(raster)
+        case .failure(let problem): return .unreadable(problem.message)
         }
     }
 
@@ -112,6 +110,8 @@ struct PNGProblem: Error {
 /// Decodes a PNG with libpng. When that fails, the message comes from a look at the file's chunk
 /// framing where it finds the cause (empty, wrong signature, cut off inside a chunk, bad CRC).
 func decodePNG(_ data: Data) -> Result<Raster, PNGProblem> {
+    // Too large to decode: say so, before any pixel is decoded.
+    do { try Raster.checkPNGSize(data) } catch { return .failure(PNGProblem(message: "\(error)")) }
     do { return .success(try Raster(pngData: data)) } catch {
         if let problem = PNGFraming.problem(data) { return .failure(PNGProblem(message: problem)) }
         // The framing is sound, so the damage is inside the image data. glyph_png_decode passes
@@ -164,34 +164,4 @@ enum PNGFraming {
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         return c
     }
-}
-
-/// Reads a whole file with POSIX calls, so a missing file (ENOENT) can be told from an unreadable one.
-func readWholeFile(_ path: String) -> Result<Data, SystemError> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return .failure(SystemError(code: errno)) }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { return .failure(SystemError(code: errno)) }
-    if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(SystemError(code: EISDIR)) }
-    // One byte more than the size, so a single read reaches the end of a file that did not grow.
-    var buffer = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
-    var length = 0
-    while true {
-        if length == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-        let n = buffer.withUnsafeMutableBytes { raw in read(fd, raw.baseAddress! + length, raw.count - length) }
-        if n < 0 {
-            if errno == EINTR { continue }
-            return .failure(SystemError(code: errno))
-        }
-        if n == 0 { break }
-        length += n
-    }
-    return .success(buffer.withUnsafeBytes { Data($0.prefix(length)) })
-}
-
-/// A failed system call's errno.
-struct SystemError: Error, CustomStringConvertible {
-    let code: Int32
-    var description: String { String(cString: strerror(code)) }
 }

@@ -57,11 +57,15 @@ public struct JSONSyntaxError: Error, Sendable {
 }
 
 /// A small strict JSON (RFC 8259) reader that keeps member order and source positions.
+///
+/// Linear in the input, and bounded: nesting stops at `Limits.jsonDepth` levels and a document at
+/// `Limits.jsonValues` values (file sizes are checked by whoever reads the file).
 public struct JSONReader {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
     private var lineStart = 0
+    private var values = 0
 
     public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONNode {
         var reader = JSONReader(bytes: [UInt8](data))
@@ -92,8 +96,14 @@ public struct JSONReader {
     }
 
     private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
-        guard depth < 256 else { throw fail("JSON nested too deeply") }
+        guard depth < Limits.jsonDepth else {
+            throw fail("nested more than \(Limits.jsonDepth) levels deep; the limit is \(Limits.jsonDepth) (docs/limits.md)")
+        }
         guard index < bytes.count else { throw fail("the file ends where a value was expected") }
+        values += 1
+        guard values <= Limits.jsonValues else {
+            throw fail("more than \(Limits.jsonValues) values; the limit is \(Limits.jsonValues) values in one file (docs/limits.md)")
+        }
         let (l, c) = (line, column)
         let value: JSONValue
         switch bytes[index] {
@@ -120,6 +130,7 @@ public struct JSONReader {
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         index += 1
         var members: [(key: String, value: JSONNode)] = []
+        var keys = Set<String>()
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
@@ -128,9 +139,9 @@ public struct JSONReader {
                 throw fail("expected a quoted key in the object")
             }
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) { throw fail("duplicate key \"\(key)\"") }
+            guard keys.insert(key).inserted else { throw fail("duplicate key \"\(Self.shown(key))\"") }
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after key \"\(key)\"") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after key \"\(Self.shown(key))\"") }
             index += 1
             skipSpace()
             members.append((key, try parseValue(depth: depth + 1)))
@@ -182,10 +193,15 @@ public struct JSONReader {
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
-                    if (0xD800...0xDBFF).contains(scalar), index + 1 < bytes.count,
-                       bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                    if (0xDC00...0xDFFF).contains(scalar) { throw fail("invalid \\u escape: a low surrogate without a high one") }
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        // A high surrogate must be followed by an escaped low surrogate (U+DC00–U+DFFF).
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            throw fail("invalid \\u escape: a high surrogate without a low one")
+                        }
                         index += 2
                         let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("invalid \\u escape: a high surrogate without a low one") }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let u = Unicode.Scalar(scalar) else { throw fail("invalid \\u escape") }
@@ -201,13 +217,26 @@ public struct JSONReader {
         return s
     }
 
+    /// Exactly four hex digits (no sign: `\\u+041` is not an escape).
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count, let v = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
-            throw fail("invalid \\u escape")
+        guard index + 4 <= bytes.count else { throw fail("invalid \\u escape (four hex digits expected)") }
+        var v: UInt32 = 0
+        for b in bytes[index..<index + 4] {
+            let digit: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
+            default: throw fail("invalid \\u escape (four hex digits expected)")
+            }
+            v = v << 4 | UInt32(digit)
         }
         index += 4
         return v
     }
+
+    /// A key as shown in a message: at most 60 characters.
+    static func shown(_ key: String) -> String { key.count > 60 ? String(key.prefix(57)) + "…" : key }
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
         let start = index
@@ -217,7 +246,10 @@ public struct JSONReader {
             while r.index < r.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(r.bytes[r.index]) { r.index += 1 }
             return r.index - s
         }
-        guard digits(&self) > 0 else { throw fail("invalid number") }
+        let intStart = index
+        let intDigits = digits(&self)
+        guard intDigits > 0 else { throw fail("invalid number") }
+        if intDigits > 1, bytes[intStart] == UInt8(ascii: "0") { throw fail("invalid number (a leading zero)") }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard digits(&self) > 0 else { throw fail("invalid number") }

@@ -38,7 +38,7 @@ public enum InputFile {
     /// Why a file could not be read; `message` is for people ("no such file", "not a regular file …").
     public struct Failure: Error, Sendable, Equatable {
         public var message: String
-        /// The file does not exist (callers may word this their own way).
+        /// The file does not exist, or a folder on its path is a file (callers may word this their own way).
         public var missing: Bool
     }
 
@@ -52,7 +52,7 @@ public enum InputFile {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
-            if code == ENOENT { throw Failure(message: "no such file", missing: true) }
+            if code == ENOENT || code == ENOTDIR { throw Failure(message: "no such file", missing: true) }
             throw Failure(message: "cannot read the \(what): \(String(cString: strerror(code)))", missing: false)
         }
         defer { close(fd) }

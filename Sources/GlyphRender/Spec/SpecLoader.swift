@@ -5,6 +5,9 @@ import Foundation
 public protocol AssetSource: Sendable {
     /// The bytes of `path` (relative to the spec's folder was already applied); nil if missing.
     func data(at path: String) -> Data?
+    /// The bytes of `path`, refused past `limit` bytes (or when it is not a regular file); `what`
+    /// names the kind of file in messages. The default reads `data(at:)` and checks its size.
+    func read(_ path: String, limit: Int, what: String) throws(InputFile.Failure) -> Data
     /// A file URL for `path` when it is a real file (used as librsvg's base), else nil.
     func fileURL(at path: String) -> URL?
     /// The name shown in messages and reports.
@@ -13,9 +16,23 @@ public protocol AssetSource: Sendable {
     func resolve(_ relative: String, from: String) -> String
 }
 
+extension AssetSource {
+    public func read(_ path: String, limit: Int, what: String) throws(InputFile.Failure) -> Data {
+        guard let data = data(at: path) else { throw InputFile.Failure(message: "no such file", missing: true) }
+        if data.count > limit {
+            throw InputFile.Failure(message: "the \(what) is \(data.count) bytes; the limit is \(Limits.bytes(limit)) (docs/limits.md)",
+                                    missing: false)
+        }
+        return data
+    }
+}
+
 public struct FileSystemSource: AssetSource {
     public init() {}
-    public func data(at path: String) -> Data? { try? Data(contentsOf: URL(fileURLWithPath: path)) }
+    public func data(at path: String) -> Data? { try? InputFile.read(path, limit: Limits.jsonFileBytes) }
+    public func read(_ path: String, limit: Int, what: String) throws(InputFile.Failure) -> Data {
+        try InputFile.read(path, limit: limit, what: what)
+    }
     public func fileURL(at path: String) -> URL? { URL(fileURLWithPath: path) }
     public func displayName(_ path: String) -> String { path }
     public func resolve(_ relative: String, from: String) -> String {
@@ -38,8 +55,9 @@ extension Spec {
     /// Loads a spec from an asset source.
     public static func load(path: String, source: AssetSource) throws(InputError) -> Spec {
         let name = source.displayName(path)
-        guard let data = source.data(at: path) else {
-            throw InputError(file: name, message: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+        let data: Data
+        do { data = try source.read(path, limit: Limits.jsonFileBytes, what: "spec") } catch {
+            throw InputError(file: name, message: error.message)
         }
         let root: JSONNode
         do { root = try JSONReader.parse(data) } catch {
@@ -67,8 +85,10 @@ private struct SpecParser {
         if let t = top["tokens"] {
             let rel = try r.string(t, "tokens")
             let tokenPath = source.resolve(rel, from: path)
-            guard let data = source.data(at: tokenPath) else {
-                throw r.error("tokens", t, "token file \(source.displayName(tokenPath)) not found")
+            let data: Data
+            do { data = try source.read(tokenPath, limit: Limits.jsonFileBytes, what: "token file") } catch {
+                throw r.error("tokens", t, error.missing ? "token file \(source.displayName(tokenPath)) not found"
+                                                          : "\(source.displayName(tokenPath)): \(error.message)")
             }
             let node: JSONNode
             do { node = try JSONReader.parse(data) } catch {
@@ -79,9 +99,7 @@ private struct SpecParser {
             tokenFile = source.displayName(tokenPath)
         }
         let name = try r.string(top["name"]!, "name")
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-            throw r.error("name", top["name"], "a name is letters, digits, '-' and '_' (it is used in file names)")
-        }
+        try r.fileName(name, "name", top["name"], what: "a name")
         let description = try top["description"].map { node throws(InputError) in try r.string(node, "description") } ?? ""
         let control = try r.choice(top["control"]!, "control", ControlKind.self)
 
@@ -224,9 +242,7 @@ private struct SpecParser {
         if entries.isEmpty { throw r.error("sizes", node, "no sizes; give at least one, e.g. {\"md\": {\"size\": 20}}") }
         for (name, n) in entries {
             let p = "sizes.\(name)"
-            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                throw r.error(p, n, "a size name is letters, digits and '_'")
-            }
+            try r.fileName(name, p, n, what: "a size name", dash: false)
             func len(_ m: [String: JSONNode], _ k: String, _ def: Double?, min: Double = 0) throws(InputError) -> Double {
                 if let v = m[k] { return try r.length(v, "\(p).\(k)", min: min, max: 1000) }
                 if let def { return def }
@@ -281,8 +297,10 @@ private struct SpecParser {
             guard let n = m[key] else { return nil }
             let rel = try r.string(n, "images.\(key)")
             let p = source.resolve(rel, from: path)
-            guard let data = source.data(at: p) else {
-                throw r.error("images.\(key)", n, "SVG file \(source.displayName(p)) not found")
+            let data: Data
+            do { data = try source.read(p, limit: Limits.svgFileBytes, what: "SVG image") } catch {
+                throw r.error("images.\(key)", n, error.missing ? "SVG file \(source.displayName(p)) not found"
+                                                               : "\(source.displayName(p)): \(error.message)")
             }
             do {
                 return try SVGDocument(data: data, name: source.displayName(p), base: source.fileURL(at: p))
@@ -312,9 +330,7 @@ private struct SpecParser {
         let roleNames = ColorRole.allCases.map(\.rawValue)
         for (name, n) in entries {
             let p = "themes.\(name)"
-            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
-                throw r.error(p, n, "a theme name is letters, digits, '-' and '_'")
-            }
+            try r.fileName(name, p, n, what: "a theme name")
             let m = try r.object(n, p, allowed: roleNames + ["states", "imageOpacity"], required: ["surface"])
             var colors: [ColorRole: AuthoredColor] = [:]
             for role in ColorRole.allCases {

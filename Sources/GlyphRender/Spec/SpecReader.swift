@@ -17,6 +17,27 @@ struct SpecReader {
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
+    /// A user-chosen name that becomes part of file and folder names (the spec's name, a size, a
+    /// theme): letters, digits, '_' (and '-' with `dash`), at most `Limits.nameLength` bytes in UTF-8,
+    /// so every file the tool writes for it can be created. Checked at the spec key, before anything
+    /// is rendered or written.
+    func fileName(_ name: String, _ path: String, _ node: JSONNode?, what: String, dash: Bool = true) throws(InputError) {
+        let shown = Self.shortened(path)
+        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || (dash && $0 == "-") }) else {
+            throw error(shown, node, "\(what) is letters, digits\(dash ? ", '-'" : "") and '_' (it is used in file names)")
+        }
+        guard name.utf8.count <= Limits.nameLength else {
+            throw error(shown, node, "\(what) is \(name.utf8.count) bytes long; the limit is \(Limits.nameLength) "
+                        + "(it is used in file names; docs/limits.md)")
+        }
+    }
+
+    /// A key path as shown in a message: each key at most 40 characters.
+    static func shortened(_ path: String) -> String {
+        path.split(separator: ".", omittingEmptySubsequences: false)
+            .map { $0.count > 40 ? String($0.prefix(37)) + "…" : String($0) }.joined(separator: ".")
+    }
+
     /// The members of an object, refusing keys not in `allowed` (and listing the valid ones).
     mutating func object(_ node: JSONNode, _ path: String, allowed: [String], required: [String] = []) throws(InputError) -> [String: JSONNode] {
         guard case let .object(members) = node.value else {

@@ -56,20 +56,31 @@ public struct TokenSet: Sendable {
         return String(s.dropFirst().dropLast())
     }
 
+    /// "token alias cycle: {a} → {b} → {a}"; a long cycle shows its first three and last two steps
+    /// and how many it has, so the message stays one short line.
+    static func cycleMessage(_ cycle: some Collection<String>) -> String {
+        let names = cycle.map { "{\($0)}" }
+        if names.count <= 6 { return "token alias cycle: " + names.joined(separator: " → ") }
+        return "token alias cycle of \(names.count - 1) tokens: " + names.prefix(3).joined(separator: " → ") + " → … → "
+            + names.suffix(2).joined(separator: " → ")
+    }
+
     /// Follows aliases to a final value. `origin` names the place that asked, for errors.
     /// Returns the final token's value, its path, and its `$type` (its own or inherited; when it has
     /// none, the first one declared along the alias chain).
     public func resolve(_ path: String, origin: InputError) throws(InputError) -> (node: JSONNode, type: String?, path: String) {
         var seen: [String] = []
+        var visited = Set<String>()
         var current = path
         var declared: String?
         while true {
-            if seen.contains(current) {
+            if visited.contains(current) {
                 var e = origin
-                e.message = "token alias cycle: " + (seen + [current]).map { "{\($0)}" }.joined(separator: " → ")
+                e.message = Self.cycleMessage(seen.suffix(from: seen.firstIndex(of: current)!) + [current])
                 throw e
             }
             seen.append(current)
+            visited.insert(current)
             guard let token = tokens[current] else {
                 var e = origin
                 e.message = "unresolved token alias {\(current)}" + (seen.count > 1 ? " (via {\(path)})" : "") + " in \(file)"
@@ -85,12 +96,12 @@ public struct TokenSet: Sendable {
     }
 }
 
-/// Reads and parses a JSON file; errors name the file and the line and column.
+/// Reads and parses a JSON file (at most `Limits.jsonFileBytes`, a regular file); errors name the
+/// file and the line and column.
 public func readJSON(_ url: URL) throws(InputError) -> JSONNode {
     let data: Data
-    do { data = try Data(contentsOf: url) } catch {
-        throw InputError(file: url.path, message: FileManager.default.fileExists(atPath: url.path)
-                         ? "cannot read the file" : "no such file")
+    do { data = try InputFile.read(url.path, limit: Limits.jsonFileBytes, what: "JSON file") } catch {
+        throw InputError(file: url.path, message: error.message)
     }
     do { return try JSONReader.parse(data) } catch {
         throw InputError(file: url.path, line: error.line, column: error.column, message: "malformed JSON: \(error.message)")
