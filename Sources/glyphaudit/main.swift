@@ -29,7 +29,8 @@ func mainHelp() -> String {
     s += """
 
     Run `glyphaudit <command> --help` for a command's options.
-    Exit status: 0 clean; 1 findings or snapshot mismatches; 2 bad input or a runtime failure; 64 usage error.
+    Exit status: 0 clean; 1 findings or snapshot mismatches; 2 bad input or a runtime failure; 64 usage error
+    (an unknown option, option value, preset or rule name). Limits on inputs: docs/limits.md.
 
     """
     return s
