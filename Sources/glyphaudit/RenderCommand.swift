@@ -76,8 +76,8 @@ enum RenderCommand {
     static func renderSVGJobs(_ list: URL, out: URL, jobs: Int) throws -> Int32 {
         let start = DispatchTime.now()
         let text: String
-        do { text = try String(contentsOf: list, encoding: .utf8) } catch {
-            throw InputError(file: list.path, message: "cannot read the job list")
+        do { text = String(decoding: try InputFile.read(list.path, limit: Limits.jsonFileBytes, what: "job list"), as: UTF8.self) } catch {
+            throw InputError(file: list.path, message: error.message)
         }
         var documents: [String: SVGDocument] = [:]
         var work: [(svg: SVGDocument, width: Int, height: Int, name: String)] = []

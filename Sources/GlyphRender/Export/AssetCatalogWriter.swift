@@ -61,7 +61,7 @@ extension AssetCatalog {
                 summary.unchanged.append(file.path)
                 continue
             }
-            if let existing = try? Data(contentsOf: url), existing == file.data {
+            if let existing = try? InputFile.read(url.path, limit: file.data.count), existing == file.data {
                 summary.unchanged.append(file.path)
                 continue
             }

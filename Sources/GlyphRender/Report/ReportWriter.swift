@@ -113,9 +113,10 @@ extension RunReport {
     }
 }
 
-/// Writes atomically, but leaves a file alone when it already holds these bytes.
+/// Writes atomically, but leaves a file alone when it already holds these bytes (read only when it
+/// is a regular file no larger than the new bytes).
 public func writeIfChanged(_ data: Data, to url: URL) throws {
-    if let old = try? Data(contentsOf: url), old == data { return }
+    if let old = try? InputFile.read(url.path, limit: data.count), old == data { return }
     try AtomicFile.write(data, to: url)
 }
 
