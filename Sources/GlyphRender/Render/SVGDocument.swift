@@ -1,16 +1,14 @@
 import CCairo
 import CRsvg
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// An SVG image parsed once by librsvg and drawn many times.
 ///
 /// librsvg loads it with its own file as base, so it may reference files in its own folder and
-/// below; before that, every reference in the file is checked, and one to a file outside the
-/// folder (also through a symbolic link) or to any URL, and any `xml:base`, is refused as bad input
-/// (nothing is read).
+/// below; before that, `SVGReferenceCheck` finds every reference in the file (and in the SVGs and
+/// style sheets it references), and one to a file outside the folder (also through a symbolic link)
+/// or to any URL, any `xml:base`, and what it cannot check as librsvg reads it, is refused as bad
+/// input (nothing is read).
 public final class SVGDocument: @unchecked Sendable {
     public let path: String
     /// Intrinsic size in CSS pixels (= points), as rsvg-convert sizes the document (see
@@ -27,19 +25,21 @@ public final class SVGDocument: @unchecked Sendable {
     /// Reads an SVG file; it may reference files in its own folder (and below) only.
     public convenience init(url: URL) throws(InputError) {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw InputError(file: url.path, message: FileManager.default.fileExists(atPath: url.path)
-                             ? "cannot read the SVG file" : "no such SVG file")
+        do throws(InputFile.Failure) {
+            data = try InputFile.read(url.path, limit: Limits.svgFileBytes, what: "SVG image")
+        } catch {
+            throw InputError(file: url.path, message: error.missing ? "no such SVG file" : error.message)
         }
         try self.init(data: data, name: url.path, base: url)
     }
 
-    /// Parses SVG bytes. With a `base` file URL, references resolve (and are confined) to its folder;
-    /// without one (built-in images), every external reference is refused.
+    /// Parses SVG bytes (at most `Limits.svgFileBytes`). With a `base` file URL, references resolve
+    /// (and are confined) to its folder; without one (built-in images), every reference to a file is refused.
     public init(data: Data, name: String, base: URL?) throws(InputError) {
         path = name
+        if data.count > Limits.svgFileBytes { throw InputError(file: name, message: SVGReferenceCheck.tooLarge(data.count)) }
         if data.isEmpty { throw InputError(file: name, message: "the SVG file is empty") }
-        try SVGReferenceCheck.check(data: data, file: base ?? URL(fileURLWithPath: "/nonexistent-base/" + name), name: name)
+        try SVGReferenceCheck.check(data: data, base: base, name: name)
 
         guard let h = rsvg_handle_new_with_flags(RSVG_HANDLE_FLAGS_NONE) else {
             throw InputError(file: name, message: "librsvg cannot create a handle")
@@ -170,138 +170,5 @@ public final class SVGDocument: @unchecked Sendable {
         _ = rsvg_handle_render_document(handle, cr, &viewport, &error)
         lock.unlock()
         if let error { g_error_free(error) }
-    }
-}
-
-/// Finds every reference in an SVG (`href`, `xlink:href`, `url(…)` in attributes and style sheets)
-/// and refuses those that leave the image's folder (as written, or through a symbolic link) or name
-/// a URL, and any `xml:base`.
-enum SVGReferenceCheck {
-    static func check(data: Data, file: URL, name: String) throws(InputError) {
-        let collector = ReferenceCollector()
-        let parser = XMLParser(data: data)
-        parser.delegate = collector
-        parser.shouldResolveExternalEntities = false
-        if !parser.parse() {
-            let where_ = parser.lineNumber > 0 ? parser.lineNumber : nil
-            throw InputError(file: name, line: where_, message: "not a well-formed SVG (XML) document")
-        }
-        guard collector.sawSVGRoot else {
-            throw InputError(file: name, message: "not an SVG document (the root element is not <svg>)")
-        }
-        // xml:base would move the base of the references below it. librsvg 2.54 ignores it for images
-        // while other versions may not, so a reference cannot be checked against the base librsvg
-        // will use: refuse it (whatever it says), so every reference is relative to the file itself.
-        if let base = collector.xmlBases.first {
-            throw InputError(file: name, message: "sets xml:base=\"\(base)\"; xml:base is not supported "
-                             + "(write references relative to the SVG file, inside its own folder)")
-        }
-        let folder = file.deletingLastPathComponent().standardizedFileURL.path
-        let realFolder = realPath(folder)
-        for reference in collector.references {
-            let r = reference.trimmingCharacters(in: .whitespaces)
-            if r.isEmpty || r.hasPrefix("#") || r.lowercased().hasPrefix("data:") { continue }
-            if let colon = r.firstIndex(of: ":"), r[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }),
-               !r[..<colon].isEmpty {
-                throw InputError(file: name, message: "references the URL \"\(r)\"; an SVG may only reference files in its own folder")
-            }
-            let withoutFragment = String(r.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-            let target = URL(fileURLWithPath: withoutFragment, relativeTo: file.deletingLastPathComponent())
-                .standardizedFileURL.path
-            if r.hasPrefix("/") || !(target.hasPrefix(folder + "/")) {
-                throw InputError(file: name, message: "references \"\(r)\", outside its own folder; it is not read")
-            }
-            // A symbolic link inside the folder (a subfolder or the file itself) may lead out of it.
-            if !realPath(target).hasPrefix(realFolder + "/") {
-                throw InputError(file: name, message: "references \"\(r)\", which a symbolic link leads outside its own folder; it is not read")
-            }
-        }
-    }
-
-    /// `path` with every symbolic link resolved: the longest part that exists, through realpath(3),
-    /// and the rest as written.
-    static func realPath(_ path: String) -> String {
-        var head = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
-        var tail: [String] = []
-        while !head.isEmpty {
-            if let resolved = realpath(head, nil) {
-                defer { free(resolved) }
-                let real = String(cString: resolved)
-                return tail.isEmpty ? real : (real == "/" ? "" : real) + "/" + tail.reversed().joined(separator: "/")
-            }
-            let ns = head as NSString
-            tail.append(ns.lastPathComponent)
-            let parent = ns.deletingLastPathComponent
-            if parent == head { break }
-            head = parent
-        }
-        return path
-    }
-
-    private final class ReferenceCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
-        var references: [String] = []
-        /// The values of every `xml:base` attribute, in document order.
-        var xmlBases: [String] = []
-        var sawSVGRoot = false
-        private var depth = 0
-        private var inStyle = false
-
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes: [String: String] = [:]) {
-            let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
-            if depth == 0, local == "svg" { sawSVGRoot = true }
-            depth += 1
-            inStyle = local == "style"
-            for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
-                // The `xml` prefix is reserved: no other prefix can name this attribute.
-                if name == "xml:base" { xmlBases.append(value) }
-                if name == "href" || name.hasSuffix(":href") { references.append(value) }
-                references.append(contentsOf: Self.urls(in: value))
-            }
-        }
-
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-            depth -= 1
-            inStyle = false
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if inStyle { references.append(contentsOf: Self.urls(in: string) + Self.imports(in: string)) }
-        }
-
-        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-            if inStyle {
-                let s = String(decoding: CDATABlock, as: UTF8.self)
-                references.append(contentsOf: Self.urls(in: s) + Self.imports(in: s))
-            }
-        }
-
-        /// The targets of `url(…)` in a value or style sheet.
-        static func urls(in s: String) -> [String] {
-            var out: [String] = []
-            var rest = Substring(s)
-            while let open = rest.range(of: "url(", options: .caseInsensitive) {
-                let after = rest[open.upperBound...]
-                guard let close = after.firstIndex(of: ")") else { break }
-                out.append(after[..<close].trimmingCharacters(in: CharacterSet(charactersIn: " \"'")))
-                rest = after[close...]
-            }
-            return out
-        }
-
-        /// `@import "file.css"` targets.
-        static func imports(in s: String) -> [String] {
-            var out: [String] = []
-            var rest = Substring(s)
-            while let r = rest.range(of: "@import", options: .caseInsensitive) {
-                let after = rest[r.upperBound...].drop { $0 == " " }
-                if let q = after.first, q == "\"" || q == "'" {
-                    let body = after.dropFirst()
-                    if let end = body.firstIndex(of: q) { out.append(String(body[..<end])) }
-                }
-                rest = after
-            }
-            return out
-        }
     }
 }
