@@ -6,13 +6,17 @@ import Foundation
 /// leaves either the old file or the new one, never a truncated or empty file.
 ///
 /// One file is flushed with `fsync` (the file, then its folder). Many files written inside
-/// `batch { … }` are flushed together, which costs a fraction: every temporary file is written,
-/// then one `syncfs` flushes them all, then each is renamed, then one more `syncfs` flushes the
-/// renames. Until the batch ends its files keep their temporary names (`.NAME.tmp-PID-N`, which
-/// every scan skips); a batch that throws removes them.
+/// `batch { … }` are flushed together, which costs a fraction: temporary files are written, then one
+/// `syncfs` flushes them all, then each is renamed, then one more `syncfs` flushes the renames. That
+/// happens for every `chunk` files and when the batch ends, so a long run killed in the middle
+/// keeps what it finished. Until then files keep their temporary names (`.NAME.tmp-PID-N`, which
+/// every scan skips); a batch that throws removes the ones not yet renamed.
 public enum AtomicFile {
     /// Folders already known to exist (creating them again costs a system call per file).
     private static let madeFolders = Mutex<Set<String>>([])
+
+    /// Files a batch renames together (at most; the last group may be smaller).
+    public static let chunk = 256
 
     /// The batch in progress: its depth (nested batches join the outer one) and the renames it owes.
     private static let pending = Mutex<(depth: Int, renames: [(temp: String, final: URL)])>((0, []))
@@ -110,12 +114,17 @@ public enum AtomicFile {
             throw writeError(url, ok ? errno : code)
         }
         if batched {
-            let joined = pending.withLock { state -> Bool in
-                guard state.depth > 0 else { return false }
+            let (joined, due) = pending.withLock { state -> (Bool, [(temp: String, final: URL)]) in
+                guard state.depth > 0 else { return (false, []) }
                 state.renames.append((temp, url))
-                return true
+                guard state.renames.count >= chunk else { return (true, []) }
+                defer { state.renames = [] }
+                return (true, state.renames)
             }
-            if joined { return }
+            if joined {
+                try commit(due)
+                return
+            }
             // The batch ended while this file was written: flush it on its own.
             let fd = open(temp, O_RDONLY | O_CLOEXEC)
             if fd >= 0 { _ = fsync(fd); close(fd) }
