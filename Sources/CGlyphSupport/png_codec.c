@@ -160,7 +160,13 @@ int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t **rgba, uint32
     }
     read_source source = {bytes, length, 0};
     png_set_read_fn(png, &source, read_from_memory);
-    png_set_user_limits(png, 65535, 65535);
+    /* The caller refuses sizes past Limits.pngSide from the header already; these keep libpng itself
+       bounded too: no image past 8192 px on a side, no ancillary chunk (or its decompressed text or
+       profile) past 8 MB, at most 1000 ancillary chunks kept. A chunk whose length field asks for
+       gigabytes is an error, not an allocation. */
+    png_set_user_limits(png, 8192, 8192);
+    png_set_chunk_malloc_max(png, 8u << 20);
+    png_set_chunk_cache_max(png, 1000);
     png_read_info(png, info);
     png_uint_32 w = png_get_image_width(png, info);
     png_uint_32 h = png_get_image_height(png, info);

@@ -16,7 +16,8 @@ public enum Limits {
     public static let svgFileBytes = 8 << 20
     /// A PNG file (a baseline, or an input to `diff`): 64 MiB.
     public static let pngFileBytes = 64 << 20
-    /// A PNG's width or height, from its header before any pixel is decoded: 8,192 px.
+    /// A PNG's width or height, from its header before any pixel is decoded: 8,192 px (png_codec.c
+    /// gives libpng the same limit).
     public static let pngSide = 8192
     /// A PNG's width × height (and a diff's canvas): 16,777,216 px (64 MiB of RGBA).
     public static let pngPixels = 1 << 24
