@@ -176,8 +176,8 @@ public final class SVGDocument: @unchecked Sendable {
 /// Finds every reference in an SVG (`href`, `xlink:href`, `url(…)` in attributes and style sheets)
 /// and refuses those that leave the image's folder (as written, or through a symbolic link) or name
 /// a URL, and any `xml:base`.
-enum SVGReferenceCheck {
-    static func check(data: Data, file: URL, name: String) throws(InputError) {
+public enum SVGReferenceCheck {
+    public static func check(data: Data, file: URL, name: String) throws(InputError) {
         let collector = ReferenceCollector()
         let parser = XMLParser(data: data)
         parser.delegate = collector
