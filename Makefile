@@ -8,9 +8,11 @@
 
 SWIFT ?= swift
 RELEASE := .build/release
-# Seconds per fuzz target: `make fuzz` (4 targets), and the short run of `make test`.
+# Seconds per fuzz target: `make fuzz` (4 targets), and the short run of `make test`; FUZZ_TARGETS
+# limits both to some targets (json spec svg png; empty: all).
 FUZZ_TIME ?= 600
 FUZZ_CHECK_TIME ?= 7
+FUZZ_TARGETS ?=
 
 .PHONY: audit test bench bench-peers build setup embed clean fuzz fuzz-check
 
@@ -35,15 +37,15 @@ test: setup
 	rm -rf .build/report-check
 	.build/debug/glyphaudit run --quiet --report .build/report-check || [ $$? -eq 1 ]
 	scripts/check-report .build/report-check .build/report-check/screenshot.png
-	scripts/fuzz check $(FUZZ_CHECK_TIME)
+	scripts/fuzz check $(FUZZ_CHECK_TIME) $(FUZZ_TARGETS)
 	$(SWIFT) test --skip-build
 
 # docs/fuzzing.md. Findings: .build/fuzz/findings/TARGET/; `scripts/fuzz triage` groups them.
 fuzz: setup
-	scripts/fuzz run $(FUZZ_TIME)
+	scripts/fuzz run $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 fuzz-check: setup
-	scripts/fuzz check $(FUZZ_CHECK_TIME)
+	scripts/fuzz check $(FUZZ_CHECK_TIME) $(FUZZ_TARGETS)
 
 bench: setup
 	$(SWIFT) build -c release --product glyphbench
