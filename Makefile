@@ -3,11 +3,18 @@
 #   make test    install what is missing, run every test
 #   make bench   release-build benchmark: per-stage timings
 #   make bench-peers  the shared peer benchmark (../shared/bench) with this build
+#   make fuzz    build the libFuzzer targets (AddressSanitizer) and fuzz each for FUZZ_TIME seconds
+#   make fuzz-check   each fuzz target briefly on its committed corpus (part of make test)
 
 SWIFT ?= swift
 RELEASE := .build/release
+# Seconds per fuzz target: `make fuzz` (4 targets), and the short run of `make test`; FUZZ_TARGETS
+# limits both to some targets (json spec svg png; empty: all).
+FUZZ_TIME ?= 600
+FUZZ_CHECK_TIME ?= 7
+FUZZ_TARGETS ?=
 
-.PHONY: audit test bench bench-peers build setup embed clean
+.PHONY: audit test bench bench-peers build setup embed clean fuzz fuzz-check
 
 setup:
 	@scripts/setup
@@ -21,15 +28,24 @@ audit: build
 	$(RELEASE)/glyphaudit run || [ $$? -eq 1 ]
 	@echo "The report: glyphaudit-out/index.html"
 
-# The HTML report is opened in headless Chromium (scripts/check-report) before the unit tests,
-# so the test runner's summary stays the last line.
+# The HTML report is opened in headless Chromium (scripts/check-report) and the fuzz targets run on
+# their committed corpus (fuzz-check) before the unit tests, so the test runner's summary stays the
+# last line.
 test: setup
 	@scripts/setup --browser
 	$(SWIFT) build --build-tests
 	rm -rf .build/report-check
 	.build/debug/glyphaudit run --quiet --report .build/report-check || [ $$? -eq 1 ]
 	scripts/check-report .build/report-check .build/report-check/screenshot.png
+	scripts/fuzz check $(FUZZ_CHECK_TIME) $(FUZZ_TARGETS)
 	$(SWIFT) test --skip-build
+
+# docs/fuzzing.md. Findings: .build/fuzz/findings/TARGET/; `scripts/fuzz triage` groups them.
+fuzz: setup
+	scripts/fuzz run $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+fuzz-check: setup
+	scripts/fuzz check $(FUZZ_CHECK_TIME) $(FUZZ_TARGETS)
 
 bench: setup
 	$(SWIFT) build -c release --product glyphbench

@@ -48,6 +48,13 @@ let package = Package(
             dependencies: ["GlyphRender"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // `make fuzz`: libFuzzer targets for the readers of untrusted input (docs/fuzzing.md). In an
+        // ordinary build it only replays files; scripts/fuzz builds it with the fuzzer.
+        .executableTarget(
+            name: "glyphfuzz",
+            dependencies: ["GlyphRender"],
+            swiftSettings: [.swiftLanguageMode(.v6), .enableExperimentalFeature("Extern")]
+        ),
         // Helpers both test targets use (pixel edits a snapshot comparison must catch or explain).
         .target(
             name: "GlyphTestSupport",
