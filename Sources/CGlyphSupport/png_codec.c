@@ -137,6 +137,20 @@ int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t **rgba, uint32
         snprintf(error, error_size, "not a PNG file (bad signature)");
         return -1;
     }
+    /* Every chunk's length must fit in the bytes that follow it, before libpng sees the file:
+       libpng allocates what a chunk header claims (this version's eXIf handler ignores
+       png_set_chunk_malloc_max), so a 59-byte file could ask for 1.7 GB. With this check no chunk
+       is larger than the file. */
+    for (size_t at = 8; at + 8 <= length;) {
+        uint32_t chunk = ((uint32_t)bytes[at] << 24) | ((uint32_t)bytes[at + 1] << 16) |
+                         ((uint32_t)bytes[at + 2] << 8) | bytes[at + 3];
+        if ((size_t)chunk > length - at - 8 || length - at - 8 - chunk < 4) {
+            snprintf(error, error_size, "a chunk at byte %zu claims %u bytes, more than the file holds", at, chunk);
+            return -1;
+        }
+        if (memcmp(bytes + at + 4, "IEND", 4) == 0) break;
+        at += 12 + (size_t)chunk;
+    }
     error_sink sink = {error, error_size};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &sink, on_error, on_warning);
     if (!png) {
