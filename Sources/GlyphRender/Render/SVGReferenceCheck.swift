@@ -225,12 +225,9 @@ public enum SVGReferenceCheck {
                 p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { stat($0, &info) }
             }
             guard found == 0 else { return } // missing (or unreadable): librsvg reads nothing either
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: break
-            case S_IFDIR: throw Refusal(message: "references \"\(shown)\", a folder, not a file; it is not read")
-            case S_IFIFO: throw Refusal(message: "references \"\(shown)\", which is not a regular file (a FIFO); it is not read")
-            case S_IFCHR, S_IFBLK: throw Refusal(message: "references \"\(shown)\", which is not a regular file (a device); it is not read")
-            default: throw Refusal(message: "references \"\(shown)\", which is not a regular file; it is not read")
+            if let kind = InputFile.irregularKind(info.st_mode) {
+                throw Refusal(message: kind == InputFile.folder ? "references \"\(shown)\", a folder, not a file; it is not read"
+                              : "references \"\(shown)\", which is not a regular file (\(kind)); it is not read")
             }
             func via(_ inner: Refusal) -> Refusal {
                 Refusal(message: "through \"\(shown)\"" + (inner.line.map { " (its line \($0))" } ?? "") + ": " + inner.message)

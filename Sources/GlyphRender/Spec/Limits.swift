@@ -1,3 +1,4 @@
+import CGlyphSupport
 import Foundation
 
 /// Every limit the tool puts on its inputs, in one place (docs/limits.md lists them with their
@@ -46,9 +47,6 @@ public enum InputFile {
     /// The bytes of the regular file at `path`, at most `limit` bytes. `what` names the kind of
     /// file in messages ("spec", "SVG image", "PNG").
     public static func read(_ path: String, limit: Int, what: String = "file") throws(Failure) -> Data {
-        for special in ["/proc/", "/sys/", "/dev/"] where resolved(path).hasPrefix(special) {
-            throw Failure(message: "not a regular file (\(special.dropLast()) is not read)", missing: false)
-        }
         // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below, after fstat).
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
@@ -61,13 +59,15 @@ public enum InputFile {
         guard fstat(fd, &info) == 0 else {
             throw Failure(message: "cannot read the \(what): \(String(cString: strerror(errno)))", missing: false)
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw Failure(message: "is a folder, not a \(what) file", missing: false)
-        case S_IFIFO: throw Failure(message: "not a regular file (a FIFO); only regular files are read", missing: false)
-        case S_IFCHR, S_IFBLK: throw Failure(message: "not a regular file (a device); only regular files are read", missing: false)
-        case S_IFSOCK: throw Failure(message: "not a regular file (a socket); only regular files are read", missing: false)
-        default: throw Failure(message: "not a regular file; only regular files are read", missing: false)
+        if let kind = irregularKind(info.st_mode) {
+            throw Failure(message: kind == folder ? "is a folder, not a \(what) file"
+                                                  : "not a regular file (\(kind)); only regular files are read", missing: false)
+        }
+        // /proc and /sys hold "regular" files whose size says nothing and whose reads may not end.
+        switch glyph_fs_type(fd) {
+        case 0x9FA0: throw Failure(message: "not a regular file (/proc is not read)", missing: false)
+        case 0x6265_6572: throw Failure(message: "not a regular file (/sys is not read)", missing: false)
+        default: break
         }
         if Int(info.st_size) > limit { throw tooLarge(Int(info.st_size), exact: true, limit, what) }
         // Read up to limit + 1 bytes: a file that grew past the limit since fstat is still refused.
@@ -91,15 +91,24 @@ public enum InputFile {
         return out
     }
 
+    /// `irregularKind`'s word for a folder.
+    public static let folder = "a folder"
+
+    /// What a file of this `st_mode` is when it is not a regular file ("a FIFO", "a device", …);
+    /// nil for a regular file.
+    public static func irregularKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: folder
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFSOCK: "a socket"
+        default: "a special file"
+        }
+    }
+
     private static func tooLarge(_ size: Int, exact: Bool, _ limit: Int, _ what: String) -> Failure {
         let shown = exact ? "\(size) bytes" : "more than \(Limits.bytes(limit))"
         return Failure(message: "the \(what) is \(shown); the limit is \(Limits.bytes(limit)) (docs/limits.md)", missing: false)
-    }
-
-    /// `path` with symbolic links resolved when it exists, else as written.
-    private static func resolved(_ path: String) -> String {
-        guard let r = realpath(path, nil) else { return path }
-        defer { free(r) }
-        return String(cString: r)
     }
 }
