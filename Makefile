@@ -33,6 +33,7 @@ audit: build
 # last line.
 test: setup
 	@scripts/setup --browser
+	scripts/check-targets
 	$(SWIFT) build --build-tests
 	rm -rf .build/report-check
 	.build/debug/glyphaudit run --quiet --report .build/report-check || [ $$? -eq 1 ]

@@ -1,10 +1,15 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// Every library target, for the executables and tests that use them all.
+let libraries: [Target.Dependency] = ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot",
+                                      "GlyphReport", "GlyphExport", "GlyphPipeline"]
+
 let package = Package(
     name: "glyphaudit",
     products: [
-        .library(name: "GlyphRender", targets: ["GlyphRender"]),
+        .library(name: "GlyphAuditKit", targets: ["GlyphPipeline"]),
         .executable(name: "glyphaudit", targets: ["glyphaudit"]),
     ],
     targets: [
@@ -32,45 +37,61 @@ let package = Package(
             name: "CGlyphSupport",
             dependencies: ["CPNG"]
         ),
-        .target(
-            name: "GlyphRender",
-            dependencies: ["CCairo", "CRsvg", "CGlyphSupport"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
+        // syncfs(2) and fstatfs(2), which Swift's Glibc module does not declare.
+        .target(name: "CGlyphSys"),
+        // The library, one target per stage of the data flow (docs/architecture.md). The compiler
+        // keeps the arrows: only GlyphRender sees cairo, librsvg and pango; only GlyphRaster (and
+        // what renders) sees libpng; the colour science sees nothing; audit, snapshot and report
+        // never see the renderer; nothing sees the CLI.
+        .target(name: "GlyphColor", swiftSettings: swift6),
+        .target(name: "GlyphCore", dependencies: ["GlyphColor", "CGlyphSys"], swiftSettings: swift6),
+        .target(name: "GlyphRaster", dependencies: ["GlyphCore", "GlyphColor", "CGlyphSupport"], swiftSettings: swift6),
+        .target(name: "GlyphAudit", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
+        .target(name: "GlyphRender",
+                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "CCairo", "CRsvg"],
+                swiftSettings: swift6),
+        .target(name: "GlyphSnapshot", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
+        .target(name: "GlyphReport", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "GlyphSnapshot"],
+                swiftSettings: swift6),
+        .target(name: "GlyphExport", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphRender"], swiftSettings: swift6),
+        .target(name: "GlyphPipeline",
+                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot",
+                               "GlyphReport", "GlyphExport"],
+                swiftSettings: swift6),
         .executableTarget(
             name: "glyphaudit",
-            dependencies: ["GlyphRender"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: libraries,
+            swiftSettings: swift6
         ),
         // `make bench`: per-stage timings of the pipeline in a release build.
         .executableTarget(
             name: "glyphbench",
-            dependencies: ["GlyphRender"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: libraries,
+            swiftSettings: swift6
         ),
         // `make fuzz`: libFuzzer targets for the readers of untrusted input (docs/fuzzing.md). In an
         // ordinary build it only replays files; scripts/fuzz builds it with the fuzzer.
         .executableTarget(
             name: "glyphfuzz",
-            dependencies: ["GlyphRender"],
-            swiftSettings: [.swiftLanguageMode(.v6), .enableExperimentalFeature("Extern")]
+            dependencies: libraries,
+            swiftSettings: swift6 + [.enableExperimentalFeature("Extern")]
         ),
         // Helpers both test targets use (pixel edits a snapshot comparison must catch or explain).
         .target(
             name: "GlyphTestSupport",
-            dependencies: ["GlyphRender"],
+            dependencies: libraries,
             path: "Tests/GlyphTestSupport",
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            swiftSettings: swift6
         ),
         .testTarget(
             name: "GlyphRenderTests",
-            dependencies: ["GlyphRender", "GlyphTestSupport"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: libraries + ["GlyphTestSupport"],
+            swiftSettings: swift6
         ),
         .testTarget(
             name: "glyphauditTests",
-            dependencies: ["GlyphRender", "GlyphTestSupport"],
-            swiftSettings: [.swiftLanguageMode(.v6)]
+            dependencies: libraries + ["GlyphTestSupport"],
+            swiftSettings: swift6
         ),
     ]
 )

@@ -1,5 +1,13 @@
 import Foundation
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphExport
+import GlyphPipeline
+import GlyphRaster
 import GlyphRender
+import GlyphReport
+import GlyphSnapshot
 
 enum AuditCommand {
     static let command = Command(
@@ -71,13 +79,11 @@ enum AuditCommand {
         let config = try config(args)
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
-        let input = AuditInput(plan: plan, jobs: jobs)
-        var result = Auditor(config: config).run(input)
+        let done = try Pipeline.run(plan, PipelineOptions(jobs: jobs, auditor: Auditor(config: config),
+                                                          evidence: args.value("evidence").map { URL(fileURLWithPath: $0) }))
+        let result = done.audit!
         let elapsed = seconds(since: start)
 
-        if let dir = args.value("evidence") {
-            try EvidencePainter.write(&result, input: input, to: URL(fileURLWithPath: dir))
-        }
         if let file = args.value("write-baseline") {
             let data = AuditConfig.baselineData(for: result, previous: config.accepted)
             try AtomicFile.write(data, to: URL(fileURLWithPath: file))
@@ -138,31 +144,18 @@ enum AuditText {
         var order: [String] = []
         var groups: [String: [Finding]] = [:]
         for f in findings {
-            var p = parts(f.variant)
-            if p.count == 6 { p[2] = "*"; p[5] = "*" }
-            let key = [f.rule, f.severity.rawValue, f.subject, f.accepted ?? "", p.joined(separator: "/")].joined(separator: "\u{0}")
+            let id = f.id.isComplete ? f.id.anySizeAndScale.description : f.variant
+            let key = [f.rule, f.severity.rawValue, f.subject, f.accepted ?? "", id].joined(separator: "\u{0}")
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(f)
         }
         return order.map { key in
             let fs = groups[key]!
-            let all = fs.map { parts($0.variant) }
+            let ids = fs.map(\.id)
             var id = fs[0].variant
-            if fs.count > 1, all.allSatisfy({ $0.count == 6 }) {
-                let merged = (0..<6).map { i in Set(all.map { $0[i] }).count == 1 ? all[0][i] : "*" }
-                id = "\(merged[0])/\(merged[1])/\(merged[2])/\(merged[3])/\(merged[4])@\(merged[5])x"
-            }
+            if fs.count > 1, ids.allSatisfy(\.isComplete), let merged = VariantID.group(ids) { id = merged.description }
             return Fold(findings: fs, id: id)
         }
-    }
-
-    /// `preset/component/dt/theme/state@Nx` → its six parts (the scale without `x`).
-    static func parts(_ id: String) -> [String] {
-        var p = id.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard let last = p.popLast() else { return [] }
-        let s = last.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        guard s.count == 2 else { return p + s }
-        return p + [s[0], s[1].hasSuffix("x") ? String(s[1].dropLast()) : s[1]]
     }
 
     static func render(_ result: AuditResult, verbose: Bool, color: Bool) -> String {

@@ -1,5 +1,13 @@
 import Foundation
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphExport
+import GlyphPipeline
+import GlyphRaster
 import GlyphRender
+import GlyphReport
+import GlyphSnapshot
 
 enum ExportCommand {
     static let command = Command(

@@ -1,5 +1,13 @@
 import Foundation
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphExport
+import GlyphPipeline
+import GlyphRaster
 import GlyphRender
+import GlyphReport
+import GlyphSnapshot
 
 enum RunCommand {
     static let command = Command(
@@ -91,43 +99,35 @@ enum RunCommand {
             progress.note("shard \(shard?.description ?? "") holds no variant of this run")
         }
 
-        progress.stage("rendering \(plan.items.count) variants")
-        let rasters = plan.renderAll(jobs: jobs)
-
-        progress.stage("auditing")
-        let input = AuditInput(plan: plan, rasters: rasters, jobs: jobs)
-        let auditor = Auditor(config: config)
-        var audit = auditor.run(input)
-        for w in audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
         // A shard's pictures are written whatever --formats says: merge-reports may write the HTML report.
         let wantPictures = formats.contains(.html) || shard != nil
-        if wantPictures {
-            progress.stage("drawing evidence")
-            try EvidencePainter.write(&audit, input: input, to: report.appendingPathComponent("evidence"))
-        }
-
-        var snapshots: SnapshotSection?
-        var snapshotReport: SnapshotReport?
+        let auditor = Auditor(config: config)
+        var checker: SnapshotChecker?
         if snapshotsExist || !writes.isEmpty {
-            progress.stage("checking snapshots")
-            let checker = SnapshotChecker(store: SnapshotStore(root: snapshotFolder),
-                                          output: wantPictures ? report.appendingPathComponent("snapshots") : nil,
-                                          options: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels,
-                                                                   maxDiffRatio: maxRatio),
-                                          writes: writes, staleScope: CheckCommand.staleScope(args))
-            let checked = checker.run(plan, rasters: rasters, jobs: jobs)
-            snapshotReport = checked
-            snapshots = try snapshotSection(checked, folder: snapshotFolder, report: report, cwd: cwd)
+            checker = SnapshotChecker(store: SnapshotStore(root: snapshotFolder),
+                                      output: wantPictures ? report.appendingPathComponent("snapshots") : nil,
+                                      options: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels, maxDiffRatio: maxRatio),
+                                      writes: writes, staleScope: CheckCommand.staleScope(args))
         } else {
             progress.note("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
         }
 
-        progress.stage("writing contact-sheet pictures")
-        let variants = try RunReport.variantRecords(plan, rasters: wantPictures ? rasters : [], report: wantPictures ? report : nil,
-                                                    jobs: jobs, sizesFrom: rasters)
-        var findings = audit.records
+        progress.stage("rendering, auditing\(checker == nil ? "" : ", checking") \(plan.items.count) variants")
+        let done = try Pipeline.run(plan, PipelineOptions(jobs: jobs, auditor: auditor,
+                                                          evidence: wantPictures ? report.appendingPathComponent("evidence") : nil,
+                                                          snapshots: checker, pictures: wantPictures ? report : nil))
+        let audit = done.audit!
+        for w in audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
+        var snapshots: SnapshotSection?
+        let snapshotReport = done.snapshots
+        if let checked = snapshotReport {
+            snapshots = try snapshotSection(checked, folder: snapshotFolder, report: report, cwd: cwd)
+        }
+        let variants = done.variants
+        // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
+        var findings = audit.findings
         for i in findings.indices {
-            if let e = findings[i].evidence { findings[i].evidence = "evidence/" + e }
+            if let e = findings[i].picturePath { findings[i].picturePath = "evidence/" + e }
             if var l = findings[i].location {
                 l.file = relativePath(l.file, base: cwd)
                 l.tokenFile = l.tokenFile.map { relativePath($0, base: cwd) }
@@ -162,8 +162,8 @@ enum RunCommand {
     static func snapshotSection(_ checked: SnapshotReport, folder: URL, report: URL, cwd: URL) throws -> SnapshotSection {
         var records: [SnapshotRecord] = []
         for r in checked.results {
-            var rec = SnapshotRecord(id: r.id, status: r.status.rawValue, failed: r.failed,
-                                     baseline: relativePath(r.baseline, base: cwd), action: r.action?.rawValue,
+            var rec = SnapshotRecord(id: r.id, status: r.status, failed: r.failed,
+                                     baseline: relativePath(r.baseline, base: cwd), action: r.action,
                                      message: r.message ?? r.writeError, mismatchedPixels: r.difference?.mismatchedPixels,
                                      mismatchRatio: r.difference?.mismatchRatio, maxDelta: r.difference?.maxColorDelta,
                                      expectedSize: r.difference.map { [$0.expectedSize.width, $0.expectedSize.height] },

@@ -1,6 +1,14 @@
 import Foundation
 import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
 @testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
 
 /// A small spec written to a fresh temporary folder (with SVG images beside it when given), loaded,
 /// laid out, rendered and ready to audit.
@@ -38,7 +46,7 @@ final class AuditScene {
     }
 
     func run<R: AuditRule>(_ rule: R, _ values: [String: Double] = [:]) -> [Finding] {
-        rule.check(input, RuleOptions(parameters: rule.parameters, values: values))
+        rule.checkWhole(input, RuleOptions(parameters: rule.parameters, values: values))
     }
 
     /// The index of the variant with this id.

@@ -1,6 +1,14 @@
 import Foundation
 import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
 @testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
 
 // Every expected number in this file comes either from the reference data in
 // ../shared/reference (read at test time, never copied into the product) or

@@ -1,6 +1,14 @@
 import Foundation
 import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
 @testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
 
 /// A finding that holds at some Dynamic Type sizes only covers those variants, although its id has
 /// `*` for the size: the contact sheet outlines, JUnit failures and the report's filters depend on it.
@@ -8,10 +16,10 @@ import Testing
 struct FindingCoverageTests {
     @Test("a record with sizes covers exactly those sizes; without, the id alone decides")
     func coversBySize() {
-        var r = FindingRecord(rule: "target-size", severity: "error", criterion: "2.5.8", variant: "p/square-md/*/*/unchecked@*x",
-                              subject: "hit area", message: "m", numbers: [:], values: [:])
+        var r = Finding(rule: "target-size", severity: .error, criterion: "2.5.8", variant: "p/square-md/*/*/unchecked@*x",
+                        subject: "hit area", message: "m")
         #expect(r.covers("p/square-md/AX5/default/unchecked@2x"))
-        r.dynamicTypeSizes = ["xS", "S", "M"]
+        r.dynamicTypeSizes = [.xSmall, .small, .medium]
         #expect(r.covers("p/square-md/xS/default/unchecked@2x"))
         #expect(r.covers("p/square-md/M/inverse/unchecked@1x"))
         #expect(!r.covers("p/square-md/L/default/unchecked@2x"))
@@ -26,7 +34,7 @@ struct FindingCoverageTests {
     @Test("swiftui-checkbox target-size error covers the variants whose hit area is under 24 pt, and no others")
     func targetSizeCoverage() throws {
         let scene = try AuditScene(preset: "swiftui-checkbox", filter: ["scale=1"])
-        let errors = scene.run(TargetSizeRule()).filter { $0.severity == .error }.map(FindingRecord.init)
+        let errors = scene.run(TargetSizeRule()).filter { $0.severity == .error }
         #expect(!errors.isEmpty)
         var small = 0
         for item in scene.plan.items {

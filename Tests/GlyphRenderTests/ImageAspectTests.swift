@@ -1,7 +1,15 @@
 import CCairo
 import Foundation
 import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
 @testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
 
 // image-aspect measures what is drawn: the ink of the image in the render against the ink of the SVG
 // rendered alone. `"contentMode": "scaleToFill"` draws the real-world mistake (a stretched image).
@@ -31,7 +39,7 @@ struct ImageAspectTests {
             #expect(s.run(ImageAspectRule()).isEmpty)
             // What it measured: the ink drawn 44 × 22 pt, to a hundredth of a point, at every scale.
             for item in s.plan.items where item.variant.theme == "default" {
-                let ink = try #require(ImageAspectRule.drawnInk(item))
+                let ink = try #require(ImageAspectRule.drawnInk(item, drawing: CairoDrawing()))
                 #expect(abs(ink.width - 44) < 0.01 && abs(ink.height - 22) < 0.01, "\(item.variant.id): \(ink)")
             }
         }
@@ -174,8 +182,8 @@ struct ImageAspectTests {
         #expect(s.run(ImageAspectRule()).isEmpty)
         #expect(s.run(ImageAspectRule(), ["tolerance": 0]).isEmpty, "within a pixel's rounding, with no tolerance")
         let item = try #require(s.plan.items.first { $0.variant.id == "bootstrap-checkbox2-check2/square-s16/L/default/checked@1x" })
-        let ink = try #require(ImageAspectRule.drawnInk(item))
-        let source = try #require(ImageAspectRule.sourceInk(s.spec.images!.on))
+        let ink = try #require(ImageAspectRule.drawnInk(item, drawing: CairoDrawing()))
+        let source = try #require(ImageAspectRule.sourceInk(s.spec.images!.on, drawing: CairoDrawing()))
         #expect(abs(ink.width - 13.8) < 0.05 && abs(ink.height - 13.1) < 0.05, "\(ink)")
         #expect(abs(source.width - 14) < 0.02 && abs(source.height - 13) < 0.02, "\(source)")
         let aspect = source.width / source.height

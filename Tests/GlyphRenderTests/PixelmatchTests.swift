@@ -1,6 +1,14 @@
 import Foundation
 import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
 @testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
 
 // Conformance of `Pixelmatch` with pixelmatch v6.0.0, driven by the upstream fixtures in
 // <package root>/../shared/fixtures/pixelmatch (images + cases.json; see its README.md).

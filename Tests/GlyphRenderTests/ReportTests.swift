@@ -1,17 +1,36 @@
 import Foundation
 import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
 @testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
 
 @Suite("Report model and writers")
 struct ReportTests {
-    @Test("variant patterns: * stands for any value of a part, @*x for any scale")
+    @Test("variant ids: read into their parts and written back; * stands for any value of a part, @*x for any scale")
     func patterns() {
-        let id = "swiftui-switch/switch-md/AX5/default/off@2x"
-        #expect(VariantPattern.matches(id, id))
-        #expect(VariantPattern.matches("swiftui-switch/switch-md/*/default/off@*x", id))
-        #expect(VariantPattern.matches("swiftui-switch/*/*/*/*@*x", id))
-        #expect(!VariantPattern.matches("swiftui-switch/switch-md/*/inverse/off@*x", id))
-        #expect(!VariantPattern.matches("swiftui-switch/switch-md/*/default/off@3x", id))
-        #expect(!VariantPattern.matches("other/switch-md/*/default/off@*x", id))
+        let id = VariantID(parsing: "swiftui-switch/switch-md/AX5/default/off@2x")
+        #expect(id == VariantID(preset: "swiftui-switch", component: "switch-md", dynamicType: "AX5", theme: "default",
+                                state: "off", scale: "2"))
+        #expect(id.isComplete && id.description == "swiftui-switch/switch-md/AX5/default/off@2x")
+        func covers(_ pattern: String) -> Bool { VariantID(parsing: pattern).covers(id) }
+        #expect(covers("swiftui-switch/switch-md/AX5/default/off@2x"))
+        #expect(covers("swiftui-switch/switch-md/*/default/off@*x"))
+        #expect(covers("swiftui-switch/*/*/*/*@*x"))
+        #expect(!covers("swiftui-switch/switch-md/*/inverse/off@*x"))
+        #expect(!covers("swiftui-switch/switch-md/*/default/off@3x"))
+        #expect(!covers("other/switch-md/*/default/off@*x"))
+        #expect(VariantID(parsing: "swiftui-switch/switch-md/*/default/off@3x").covers(id, anyScale: true))
+        // Fewer parts than six: read as far as they go, and it covers nothing.
+        let short = VariantID(parsing: "stale/file")
+        #expect(!short.isComplete && short.preset == "stale" && short.component == "file" && short.theme.isEmpty)
+        #expect(!VariantID(parsing: "swiftui-switch/*/*").covers(id))
+        #expect(VariantID.group([id, VariantID(parsing: "swiftui-switch/switch-md/L/default/on@3x")])?.description
+                == "swiftui-switch/switch-md/*/default/*@*x")
     }
 }

@@ -1,6 +1,14 @@
 import Foundation
 import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
 @testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -12,11 +20,11 @@ import FoundationXML
 
 enum SampleReport {
     static let rules = [
-        RuleRecord(id: "state-shape", title: "State changes shape", criterion: "1.4.1", severity: "error",
+        RuleRecord(id: "state-shape", title: "State changes shape", criterion: "1.4.1", severity: .error,
                    summary: "Checked and unchecked must differ by more than colour.", fix: "Change the glyph's shape."),
-        RuleRecord(id: "nontext-contrast", title: "Non-text contrast", criterion: "1.4.11", severity: "error",
+        RuleRecord(id: "nontext-contrast", title: "Non-text contrast", criterion: "1.4.11", severity: .error,
                    summary: "Parts needed to see the state reach 3:1.", fix: "Darken the part."),
-        RuleRecord(id: "target-size", title: "Target size", criterion: "2.5.8", severity: "error",
+        RuleRecord(id: "target-size", title: "Target size", criterion: "2.5.8", severity: .error,
                    summary: "The hit area is at least 24 × 24 pt.", fix: "Grow the hit area."),
     ]
 
@@ -44,44 +52,47 @@ enum SampleReport {
         variant(5, "beta", "switch-md", "L", "on"),
     ]
 
-    static func finding(_ rule: String, _ severity: String, _ variant: String, _ subject: String, _ message: String,
-                        location: LocationRecord? = nil, accepted: String? = nil) -> FindingRecord {
-        FindingRecord(rule: rule, severity: severity, criterion: rules.first { $0.id == rule }?.criterion, variant: variant,
-                      subject: subject, message: message, numbers: ["ratio": 1.21, "required": 3], values: ["foreground": "#E9E9EA"],
-                      location: location, accepted: accepted, evidence: "evidence/\(rule)/\(subject).png")
+    static func finding(_ rule: String, _ severity: Severity, _ variant: String, _ subject: String, _ message: String,
+                        location: FindingLocation? = nil, accepted: String? = nil) -> Finding {
+        var f = Finding(rule: rule, severity: severity, criterion: rules.first { $0.id == rule }?.criterion, variant: variant,
+                        subject: subject, message: message, numbers: ["ratio": 1.21, "required": 3], values: ["foreground": "#E9E9EA"],
+                        location: location)
+        f.accepted = accepted
+        f.picturePath = "evidence/\(rule)/\(subject).png"
+        return f
     }
 
     static let findings = [
         // Covers both unchecked variants of alpha; its colour comes from a token.
-        finding("nontext-contrast", "error", "alpha/square-md/*/default/unchecked@2x", "ring", "ring #C4C4C4 on #FFFFFF is 1.74:1, needs 3:1",
-                location: LocationRecord(file: "specs/alpha.json", line: 12, keyPath: "themes.default.border", token: "{color.border}",
+        finding("nontext-contrast", .error, "alpha/square-md/*/default/unchecked@2x", "ring", "ring #C4C4C4 on #FFFFFF is 1.74:1, needs 3:1",
+                location: FindingLocation(file: "specs/alpha.json", line: 12, keyPath: "themes.default.border", token: "{color.border}",
                                          tokenFile: "tokens/alpha.tokens.json", tokenLine: 7)),
-        finding("state-shape", "warning", "alpha/square-md/AX5/default/checked@2x", "glyph", "the tick changes 2.0% of the boundary",
-                location: LocationRecord(file: "specs/alpha.json", line: 20, keyPath: "states", token: nil, tokenFile: nil, tokenLine: nil)),
+        finding("state-shape", .warning, "alpha/square-md/AX5/default/checked@2x", "glyph", "the tick changes 2.0% of the boundary",
+                location: FindingLocation(file: "specs/alpha.json", line: 20, keyPath: "states", token: nil, tokenFile: nil, tokenLine: nil)),
         // Text that XML, Markdown and workflow commands must escape.
-        finding("target-size", "info", "beta/switch-md/L/default/*@2x", "hit area",
+        finding("target-size", .info, "beta/switch-md/L/default/*@2x", "hit area",
                 "hit area <44> & \"wide\" 'enough'\u{07}: 100% ![x](https://example.invalid/x.png) <img src=y> | a, b: c\nsecond line",
-                location: LocationRecord(file: "specs/beta.json", line: 3, keyPath: "hitArea", token: nil, tokenFile: nil, tokenLine: nil)),
-        finding("nontext-contrast", "error", "beta/switch-md/L/default/off@2x", "off track", "off track #E9E9EA on #FFFFFF is 1.21:1, needs 3:1",
-                location: LocationRecord(file: "specs/beta.json", line: 15, keyPath: "themes.default.trackOff", token: nil, tokenFile: nil, tokenLine: nil),
+                location: FindingLocation(file: "specs/beta.json", line: 3, keyPath: "hitArea", token: nil, tokenFile: nil, tokenLine: nil)),
+        finding("nontext-contrast", .error, "beta/switch-md/L/default/off@2x", "off track", "off track #E9E9EA on #FFFFFF is 1.21:1, needs 3:1",
+                location: FindingLocation(file: "specs/beta.json", line: 15, keyPath: "themes.default.trackOff", token: nil, tokenFile: nil, tokenLine: nil),
                 accepted: "the platform's own colour"),
         // No location at all: reports point at the preset's spec.
-        finding("state-shape", "error", "beta/switch-md/L/default/on@2x", "glyph", "on and off differ only in colour"),
+        finding("state-shape", .error, "beta/switch-md/L/default/on@2x", "glyph", "on and off differ only in colour"),
     ]
 
     static let snapshots = SnapshotSection(folder: "snapshots", results: [
-        SnapshotRecord(id: "alpha/square-md/L/default/unchecked@2x", status: "match", failed: false,
+        SnapshotRecord(id: "alpha/square-md/L/default/unchecked@2x", status: .match, failed: false,
                        baseline: "snapshots/alpha/square-md/L/default/unchecked@2x.png"),
-        SnapshotRecord(id: "alpha/square-md/AX5/default/checked@2x", status: "mismatch", failed: true,
+        SnapshotRecord(id: "alpha/square-md/AX5/default/checked@2x", status: .mismatch, failed: true,
                        baseline: "snapshots/alpha/square-md/AX5/default/checked@2x.png", message: "3 px differ",
                        mismatchedPixels: 3, mismatchRatio: 0.001, maxDelta: 0.4, expectedSize: [40, 28], actualSize: [40, 28],
                        expected: "snapshots/alpha/square-md/AX5/default/checked@2x.expected.png",
                        actual: "snapshots/alpha/square-md/AX5/default/checked@2x.actual.png",
                        diff: "snapshots/alpha/square-md/AX5/default/checked@2x.diff.png",
                        sideBySide: "snapshots/alpha/square-md/AX5/default/checked@2x.sidebyside.png"),
-        SnapshotRecord(id: "beta/switch-md/L/default/off@2x", status: "new", failed: true,
+        SnapshotRecord(id: "beta/switch-md/L/default/off@2x", status: .new, failed: true,
                        baseline: "snapshots/beta/switch-md/L/default/off@2x.png", message: "no baseline"),
-        SnapshotRecord(id: "alpha/square-md/xS/default/checked@2x", status: "stale", failed: false,
+        SnapshotRecord(id: "alpha/square-md/xS/default/checked@2x", status: .stale, failed: false,
                        baseline: "snapshots/alpha/square-md/xS/default/checked@2x.png"),
     ])
 
@@ -249,7 +260,7 @@ struct JUnitReportTests {
     @Test("hostile text is escaped: the document still parses and the message comes back whole, minus control characters")
     func escaping() throws {
         var report = SampleReport.make(failOn: "warning")
-        report.findings[report.findings.firstIndex { $0.rule == "target-size" }!].severity = "error"
+        report.findings[report.findings.firstIndex { $0.rule == "target-size" }!].severity = .error
         let xml = report.junitXML()
         let junit = try JUnitDocument(xml)
         let c = try #require(junit.cases.first { $0.classname == "beta.target-size" && $0.name == "switch-md/L/default/off@2x" })
@@ -356,7 +367,7 @@ struct SARIFReportTests {
             #expect(result["ruleId"] as? String == finding.rule)
             let index = try #require(result["ruleIndex"] as? Int, "\(w)")
             #expect(rules.indices.contains(index) && rules[index]["id"] as? String == finding.rule, "\(w)")
-            #expect(result["level"] as? String == ["error": "error", "warning": "warning", "info": "note"][finding.severity], "\(w)")
+            #expect(result["level"] as? String == ["error": "error", "warning": "warning", "info": "note"][finding.severity.rawValue], "\(w)")
             let message = try #require(result["message"] as? [String: Any])
             Self.check(message, is: "message", w)
             #expect(message["text"] as? String == finding.message)
@@ -406,12 +417,12 @@ struct MarkdownReportTests {
     static func big(_ count: Int) -> RunReport {
         var r = SampleReport.make()
         r.findings = (0..<count).map { i in
-            SampleReport.finding(["state-shape", "nontext-contrast", "target-size"][i % 3], i % 5 == 0 ? "warning" : "error",
+            SampleReport.finding(["state-shape", "nontext-contrast", "target-size"][i % 3], i % 5 == 0 ? .warning : .error,
                                  "alpha/square-md/L/default/unchecked@2x", "part \(i)",
                                  "part \(i) is \(String(repeating: "very ", count: 40))faint ![chart](https://example.invalid/\(i).png) <img src=\(i)>")
         }
         r.snapshots?.results = (0..<count).map { i in
-            SnapshotRecord(id: "alpha/square-md/L/default/unchecked\(i)@2x", status: "mismatch", failed: true, baseline: "b\(i).png",
+            SnapshotRecord(id: "alpha/square-md/L/default/unchecked\(i)@2x", status: .mismatch, failed: true, baseline: "b\(i).png",
                            message: "\(i) px differ ![d](x.png)", expected: "e\(i).png", actual: "a\(i).png", diff: "d\(i).png")
         }
         return r
@@ -446,7 +457,7 @@ struct MarkdownReportTests {
     @Test("workflow annotations: ::error file=…,line=…:: with the token file for token colours, escaped")
     func annotations() {
         var report = SampleReport.make(failOn: "warning")
-        report.findings[report.findings.firstIndex { $0.rule == "target-size" }!].severity = "warning"
+        report.findings[report.findings.firstIndex { $0.rule == "target-size" }!].severity = .warning
         let lines = report.githubAnnotations()
         #expect(lines.contains { $0.hasPrefix("::error file=tokens/alpha.tokens.json,line=7,title=glyphaudit nontext-contrast::alpha/square-md/*/default/unchecked@2x: ring") })
         #expect(lines.contains { $0.hasPrefix("::warning file=specs/alpha.json,line=20,title=glyphaudit state-shape::") })
@@ -519,7 +530,7 @@ struct MergeReportTests {
         other.report.snapshots = nil
         #expect(message([five[0], other]).contains("snapshots (not checked vs snapshots)"))
         other = five[1]
-        other.report.rules[0].severity = "warning"
+        other.report.rules[0].severity = .warning
         #expect(message([five[0], other]).contains("rules or their configuration"))
         #expect(message([]) == "merge-reports: no reports to merge")
     }
@@ -528,7 +539,7 @@ struct MergeReportTests {
     func referencedFiles() {
         let files = Set(SampleReport.make().referencedFiles)
         #expect(files.isSuperset(of: SampleReport.variants.compactMap(\.image)))
-        #expect(files.isSuperset(of: SampleReport.findings.compactMap(\.evidence)))
+        #expect(files.isSuperset(of: SampleReport.findings.compactMap(\.picturePath)))
         let base = "snapshots/alpha/square-md/AX5/default/checked@2x"
         #expect(files.isSuperset(of: ["expected", "actual", "diff", "sidebyside"].map { "\(base).\($0).png" }))
     }
@@ -599,7 +610,7 @@ struct NewSnapshotReportTests {
     @Test("a new snapshot says what to do, and points JUnit and annotations at the spec, not at a missing baseline")
     func newSnapshot() throws {
         var report = SampleReport.make()
-        let i = try #require(report.snapshots?.results.firstIndex { $0.status == "new" })
+        let i = try #require(report.snapshots?.results.firstIndex { $0.status == .new })
         report.snapshots?.results[i].message = nil
         let hint = "if the render is right, record it with `glyphaudit check --record` (or `glyphaudit run --record`)"
         #expect(report.snapshotMessage(report.snapshots!.results[i]) == "no baseline yet (snapshots/beta/switch-md/L/default/off@2x.png); " + hint)
@@ -616,7 +627,7 @@ struct NewSnapshotReportTests {
         #endif
         #expect(report.markdown().contains("`beta/switch-md/L/default/off@2x`: new — no baseline yet"))
         // Recorded in this run: it passes and names the file it wrote.
-        report.snapshots?.results[i].action = "recorded"
+        report.snapshots?.results[i].action = .recorded
         report.snapshots?.results[i].failed = false
         #expect(report.snapshotMessage(report.snapshots!.results[i]) == "no baseline; recorded as snapshots/beta/switch-md/L/default/off@2x.png")
         #expect(report.snapshotFile(report.snapshots!.results[i]) == "snapshots/beta/switch-md/L/default/off@2x.png")
@@ -663,10 +674,10 @@ struct HTMLReportTests {
     /// alpha variant, and the state-shape warning also at L, so it folds into one card with the AX5 one.
     static func make() -> RunReport {
         var r = SampleReport.make()
-        var atAX5 = SampleReport.finding("target-size", "error", "alpha/square-md/*/*/*@*x", "hit area", "hit area 20 × 20 pt at AX5")
-        atAX5.dynamicTypeSizes = ["AX5"]
+        var atAX5 = SampleReport.finding("target-size", .error, "alpha/square-md/*/*/*@*x", "hit area", "hit area 20 × 20 pt at AX5")
+        atAX5.dynamicTypeSizes = [.accessibility5]
         r.findings.append(atAX5)
-        r.findings.append(SampleReport.finding("state-shape", "warning", "alpha/square-md/L/default/checked@2x", "glyph",
+        r.findings.append(SampleReport.finding("state-shape", .warning, "alpha/square-md/L/default/checked@2x", "glyph",
                                                "the tick changes 2.0% of the boundary"))
         r.canonicalize()
         return r
@@ -791,14 +802,14 @@ struct HTMLReportTests {
     @Test("new and stale snapshots show what there is to see and what to do; their cells are marked")
     func newAndStaleSnapshots() throws {
         var report = SampleReport.make()
-        let new = try #require(report.snapshots?.results.firstIndex { $0.status == "new" })
+        let new = try #require(report.snapshots?.results.firstIndex { $0.status == .new })
         report.snapshots?.results[new].message = nil
         let html = report.html()
         let tags = HTMLTags(html)
         let articles = tags.all("article", where: { $0.attributes["class"] == "snapshot" })
         #expect(articles.count == 3, "changed, new, stale")
-        let changed = try #require(report.snapshots?.results.filter { $0.status != "match" })
-        let newIndex = try #require(changed.firstIndex { $0.status == "new" })
+        let changed = try #require(report.snapshots?.results.filter { $0.status != .match })
+        let newIndex = try #require(changed.firstIndex { $0.status == .new })
         let newStart = try #require(articles.first { $0.attributes["id"] == "s-\(newIndex)" }).offset
         let newEnd = articles.first { $0.offset > newStart }?.offset ?? Int.max
         // The render that would be recorded, at its point size.

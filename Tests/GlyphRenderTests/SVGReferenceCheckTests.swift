@@ -1,6 +1,14 @@
 import Foundation
 import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
 @testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
 
 // The SVG reference check (issue 9, item 3): what librsvg would read, refused before it reads it.
 // The reproducers are `../shared/fixtures/bad-input/{02,06,10}-*` beside the checkout.

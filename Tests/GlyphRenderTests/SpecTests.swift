@@ -1,6 +1,14 @@
 import Foundation
 import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
 @testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
 
 @Suite("Spec and tokens")
 struct SpecTests {
@@ -320,7 +328,7 @@ struct BadInputTests {
                                                    withDestinationPath: root.url.appendingPathComponent("spec/parts").path)
         root.write("spec/off.svg", svg(image("inner/dot.svg")))
         let spec = try Spec.load(contentsOf: specFile)
-        let drawn = Renderer.raster(svg: try #require(spec.images?.off), width: 24, height: 24)
+        let drawn = Renderer.raster(svg: SVGDocument.of(try #require(spec.images?.off)), width: 24, height: 24)
         #expect(drawn.color(12, 12).a == 1, "the image in the linked subfolder is drawn")
     }
 

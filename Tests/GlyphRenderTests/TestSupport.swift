@@ -1,5 +1,13 @@
 import Foundation
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
 @testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
 
 /// The package root (from this file's path) and the shared reference folder beside the checkout.
 enum TestPaths {

@@ -1,5 +1,13 @@
 import Foundation
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphExport
+import GlyphPipeline
+import GlyphRaster
 import GlyphRender
+import GlyphReport
+import GlyphSnapshot
 import Testing
 
 // `glyphaudit run` and `glyphaudit merge-reports`, run as the built binary from fresh folders, on a

@@ -1,6 +1,14 @@
 import Foundation
 import Testing
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphExport
+import GlyphPipeline
+import GlyphRaster
 import GlyphRender
+import GlyphReport
+import GlyphSnapshot
 import GlyphTestSupport
 
 // `glyphaudit check` and `glyphaudit diff`, run as the built binary in a temporary working folder.

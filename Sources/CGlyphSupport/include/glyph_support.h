@@ -12,12 +12,6 @@ typedef struct {
 
 void glyph_buffer_free(glyph_buffer *buffer);
 
-/// syncfs(2): flushes the file system holding `fd` (Swift's Glibc module does not declare it).
-int glyph_syncfs(int fd);
-
-/// fstatfs(2)'s f_type of the file system holding `fd` (PROC_SUPER_MAGIC, SYSFS_MAGIC, …); -1 on error.
-long glyph_fs_type(int fd);
-
 /// Encodes straight (non-premultiplied) RGBA8 pixels as a PNG.
 /// `has_alpha` 0 writes an RGB PNG (alpha dropped), 1 an RGBA PNG. `filters` is a libpng filter
 /// mask (PNG_ALL_FILTERS = 0xF8, PNG_FILTER_SUB = 0x10, PNG_FILTER_NONE = 0x08); `strategy` a zlib

@@ -1,0 +1,189 @@
+import Foundation
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+
+/// How bad a finding is. `error` fails a run by default (`--fail-on error`).
+public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
+    case info, warning, error
+
+    var rank: Int {
+        switch self {
+        case .info: 0
+        case .warning: 1
+        case .error: 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// Where a finding comes from in the input: the spec file and line of the key that set the value
+/// (e.g. `themes.default.trackOff`), and for a colour written as a token alias, the alias and the
+/// token file and line where its value was finally written.
+public struct FindingLocation: Sendable, Equatable, Codable {
+    public var file: String
+    public var line: Int?
+    public var keyPath: String?
+    /// The token alias used in the spec, e.g. `{mark.default.border.default}`.
+    public var token: String?
+    public var tokenFile: String?
+    /// The line of the token that holds the final value (after following aliases).
+    public var tokenLine: Int?
+
+    public init(file: String, line: Int? = nil, keyPath: String? = nil, token: String? = nil,
+                tokenFile: String? = nil, tokenLine: Int? = nil) {
+        self.file = file
+        self.line = line
+        self.keyPath = keyPath
+        self.token = token
+        self.tokenFile = tokenFile
+        self.tokenLine = tokenLine
+    }
+
+    /// `file:line` for messages.
+    public var description: String {
+        var s = file
+        if let line { s += ":\(line)" }
+        if let keyPath { s += " (\(keyPath))" }
+        if let token {
+            s += " via \(token)"
+            if let tokenFile { s += " in \(tokenFile)" + (tokenLine.map { ":\($0)" } ?? "") }
+        }
+        return s
+    }
+}
+
+/// What a picture proving a finding shows; drawn on request (`--evidence DIR`) by `EvidencePainter`.
+public enum EvidencePicture: Sendable, Equatable {
+    /// Two states side by side in each listed view (greyscale or a CVD simulation), glyph only.
+    case states(Variant, Variant, views: [ColorView])
+    /// A variant with its frame outlined and the ink outside the frame highlighted (points).
+    case overflow(Variant, frame: Rect, ink: Rect)
+    /// Two colour swatches, one on the other, with their ratio and the ratio needed.
+    case swatch(foreground: RGBA, background: RGBA, ratio: Double, required: Double)
+    /// A variant with its hit area and the minimum square outlined.
+    case hitArea(Variant, area: Rect, minimum: Double)
+    /// Variants side by side at their own sizes (e.g. `large` and the size where scaling drifts).
+    case sideBySide([Variant])
+    /// A variant with a rectangle outlined (the rect an image is drawn in).
+    case outline(Variant, Rect)
+}
+
+/// One problem (or, at `info`, one observation) a rule found in one variant or group of variants.
+///
+/// `variant` is a variant id (`preset/component/dynamic type/theme/state@scale`). A finding that
+/// holds for several values of one part puts `*` there (`swiftui-switch/switch-md/*/default/off@*x`
+/// holds at every Dynamic Type size and scale audited); its message says which.
+/// `subject` names what was measured ("off track", "unchecked vs checked", "glyph"), so that a
+/// baseline can accept one finding and not its neighbours.
+public struct Finding: Sendable, Equatable {
+    public var rule: String
+    public var severity: Severity
+    /// The WCAG 2.2 success criterion the rule serves (`1.4.11`), nil for platform rules.
+    public var criterion: String?
+    public var variant: String
+    public var subject: String
+    /// One line with the measured numbers.
+    public var message: String
+    /// The measured numbers (`ratio`, `required`, `share.greyscale` …), never rounded.
+    public var numbers: [String: Double]
+    /// Measured values that are not numbers (colours as `#RRGGBB`, lists of sizes …).
+    public var values: [String: String]
+    public var location: FindingLocation?
+    public var picture: EvidencePicture?
+    /// Set by the engine when a baseline accepts the finding: the reason given there.
+    public var accepted: String?
+    /// Set when `--evidence` wrote a picture: its path relative to the evidence folder.
+    public var picturePath: String?
+    /// The Dynamic Type sizes the finding holds at, when the rule measured it at some sizes and not
+    /// others (`hit area … at xS–L`); nil when the variant id says it all. The id's size part is `*`
+    /// whenever these are more than one, so without them a finding would seem to cover every size.
+    public var dynamicTypeSizes: [DynamicTypeSize]?
+
+    public init(rule: String, severity: Severity, criterion: String?, variant: String, subject: String,
+                message: String, numbers: [String: Double] = [:], values: [String: String] = [:],
+                sizes: [DynamicTypeSize]? = nil, location: FindingLocation? = nil, picture: EvidencePicture? = nil) {
+        self.rule = rule
+        self.severity = severity
+        self.criterion = criterion
+        self.variant = variant
+        self.subject = subject
+        self.message = message
+        self.numbers = numbers
+        self.values = values
+        if let sizes {
+            let sorted = Array(Set(sizes)).sorted()
+            self.dynamicTypeSizes = sorted
+            self.values["sizes"] = Format.sizes(sorted)
+        }
+        self.location = location
+        self.picture = picture
+    }
+
+    /// The preset part of the variant id.
+    public var preset: String { id.preset }
+
+    /// The variant id, read into its parts.
+    public var id: VariantID { VariantID(parsing: variant) }
+}
+
+/// A finding as every report writes it (report.json, and what `merge-reports` reads back): the
+/// description of its picture is not kept, the picture's path is (`evidence`), and Dynamic Type
+/// sizes go by their short names.
+extension Finding: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case rule, severity, criterion, variant, subject, message, numbers, values, location, accepted
+        case picturePath = "evidence"
+        case dynamicTypeSizes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        rule = try c.decode(String.self, forKey: .rule)
+        severity = try c.decode(Severity.self, forKey: .severity)
+        criterion = try c.decodeIfPresent(String.self, forKey: .criterion)
+        variant = try c.decode(String.self, forKey: .variant)
+        subject = try c.decode(String.self, forKey: .subject)
+        message = try c.decode(String.self, forKey: .message)
+        numbers = try c.decode([String: Double].self, forKey: .numbers)
+        values = try c.decode([String: String].self, forKey: .values)
+        location = try c.decodeIfPresent(FindingLocation.self, forKey: .location)
+        accepted = try c.decodeIfPresent(String.self, forKey: .accepted)
+        picturePath = try c.decodeIfPresent(String.self, forKey: .picturePath)
+        dynamicTypeSizes = try c.decodeIfPresent([String].self, forKey: .dynamicTypeSizes)?.map { name in
+            guard let size = DynamicTypeSize(name: name) else {
+                throw DecodingError.dataCorruptedError(forKey: .dynamicTypeSizes, in: c,
+                                                       debugDescription: "unknown Dynamic Type size \"\(name)\"")
+            }
+            return size
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(severity, forKey: .severity)
+        try c.encodeIfPresent(criterion, forKey: .criterion)
+        try c.encode(variant, forKey: .variant)
+        try c.encode(subject, forKey: .subject)
+        try c.encode(message, forKey: .message)
+        try c.encode(numbers, forKey: .numbers)
+        try c.encode(values, forKey: .values)
+        try c.encodeIfPresent(location, forKey: .location)
+        try c.encodeIfPresent(accepted, forKey: .accepted)
+        try c.encodeIfPresent(picturePath, forKey: .picturePath)
+        try c.encodeIfPresent(dynamicTypeSizes?.map(\.short), forKey: .dynamicTypeSizes)
+    }
+}
+
+// MARK: - Formatting helpers shared by the rules
+
+
+/// Builds the id of a group of variants: each part that is the same in all of them is kept, each
+/// part that differs becomes `*`.
+enum VariantGroupID {
+    static func id(_ variants: [Variant]) -> String {
+        VariantID.group(variants.map(\.variantID))?.description ?? ""
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import GlyphColor
+
+/// A label placed in the row.
+public struct LabelLayout: Sendable, Equatable {
+    public var text: String
+    public var points: Double
+    public var bold: Bool
+    /// The layout's logical box (where pango puts the text), in canvas points.
+    public var box: Rect
+    /// Where pango puts the text's ink, in canvas points: the whole text, also the part that a
+    /// `maxWidth` cuts off (the clipping audit measures it against `frame`).
+    public var ink: Rect
+    /// The box the label may occupy: its logical box, cut to `maxWidth`.
+    public var frame: Rect
+    /// With a `maxWidth`, the label is drawn clipped to its frame (the text is cut there, as a
+    /// fixed-width label on iOS cuts it); nil when the label is drawn whole.
+    public var clip: Rect?
+
+    /// The ink that is drawn: `ink`, cut to `clip`.
+    public var visibleInk: Rect? {
+        guard let clip else { return ink }
+        return ink.intersection(clip)
+    }
+}
+
+/// Vector geometry of one variant in points: everything the renderer draws and the audits measure.
+public struct Layout: Sendable {
+    public static let margin = 4.0
+    public static let maxCanvasPixels = 4096
+
+    public var variant: Variant
+    /// The whole canvas, origin (0, 0).
+    public var canvas: Rect
+    /// The control's frame (fixed, or hugging the glyph).
+    public var frame: Rect
+    /// The glyph's box: the checkbox box, the switch track, or the image box.
+    public var glyph: Rect
+    /// The rect an image is drawn into (image checkboxes): aspect-fit and centred in the glyph box,
+    /// or the whole glyph box with `contentMode` `scaleToFill` (the image is stretched to it).
+    public var image: Rect?
+    /// The square the tick or dash is drawn in.
+    public var mark: Rect?
+    /// The switch knob.
+    public var knob: Rect?
+    public var label: LabelLayout?
+    public var hitArea: Rect
+    /// How much the glyph grew with Dynamic Type (1 when it stays fixed).
+    public var glyphScale: Double
+    public var cornerRadius: Double
+    public var borderWidth: Double
+    public var markWeight: Double
+    public var appearance: StateAppearance
+
+    /// Pixel size of the canvas at the variant's display scale.
+    public var pixelWidth: Int { Int((canvas.width * Double(variant.scale)).rounded(.up)) }
+    public var pixelHeight: Int { Int((canvas.height * Double(variant.scale)).rounded(.up)) }
+
+    /// Lays out one variant. Throws when the canvas would exceed 4096 px on a side.
+    public init(spec: Spec, variant v: Variant, text: any TextMeasuring) throws(InputError) {
+        guard let size = spec.size(named: v.size) else {
+            throw InputError(file: spec.sourceFile ?? spec.name, keyPath: "sizes", message: "no size named \(v.size)")
+        }
+        let s = Double(v.scale)
+        func snap(_ value: Double) -> Double { (value * s).rounded() / s }
+
+        variant = v
+        appearance = spec.appearance(v.state)
+        let k = spec.glyphScales ? (spec.glyphTextStyle ?? .body).scale(v.dynamicType) : 1
+        glyphScale = k
+
+        // Glyph box size.
+        let glyphSize: (w: Double, h: Double)
+        if spec.control == .switch {
+            glyphSize = (size.trackWidth * k, size.trackHeight * k)
+        } else {
+            glyphSize = (size.size * k, size.size * k)
+        }
+        cornerRadius = (spec.control == .switch ? size.trackHeight / 2 : size.cornerRadius) * k
+        borderWidth = size.borderWidth * k
+        markWeight = size.markWeight * k
+
+        let frameSize: (w: Double, h: Double)
+        switch spec.frame {
+        case .hug: frameSize = glyphSize
+        case let .fixed(w, h): frameSize = (w, h)
+        case .size: frameSize = (glyphSize.w / k, glyphSize.h / k)
+        }
+
+        // The row, before it is moved onto the canvas: frame and label side by side, centred vertically.
+        var labelMetrics: TextMetrics?
+        var labelPoints = 0.0
+        if let l = spec.label {
+            labelPoints = l.points(v.dynamicType)
+            labelMetrics = text.measure(l.text, points: labelPoints, bold: l.textStyle.isBold)
+        }
+        let rowHeight = max(frameSize.h, labelMetrics?.height ?? 0)
+        var frameX = 0.0
+        var labelX = 0.0
+        if let l = spec.label, let m = labelMetrics {
+            let labelWidth = min(m.width, l.maxWidth ?? .infinity)
+            if l.position == .trailing {
+                labelX = frameSize.w + l.spacing
+            } else {
+                frameX = labelWidth + l.spacing
+            }
+        }
+        var frame = Rect(x: frameX, y: (rowHeight - frameSize.h) / 2, width: frameSize.w, height: frameSize.h)
+        var glyph = frame.centred(width: glyphSize.w, height: glyphSize.h)
+        var labelBox: Rect?
+        if let m = labelMetrics {
+            labelBox = Rect(x: labelX, y: (rowHeight - m.height) / 2, width: m.width, height: m.height)
+        }
+
+        // Everything that is drawn, plus a margin, so overflow is on the canvas. A label with a
+        // `maxWidth` is drawn cut to it, so only that part takes room.
+        let glyphPart = frame.union(glyph)
+        var labelPart: Rect?
+        if let l = spec.label, let box = labelBox, let m = labelMetrics {
+            let ink = m.ink.offsetBy(dx: box.x, dy: box.y)
+            if let maxWidth = l.maxWidth {
+                let allowed = Rect(x: box.x, y: box.y, width: min(box.width, maxWidth), height: box.height)
+                labelPart = ink.intersection(allowed).map { allowed.union($0) } ?? allowed
+            } else {
+                labelPart = box.union(ink)
+            }
+        }
+        let content = labelPart.map { glyphPart.union($0) } ?? glyphPart
+        let dx = Layout.margin - content.minX
+        let dy = Layout.margin - content.minY
+        frame = frame.offsetBy(dx: dx, dy: dy)
+        frame.x = snap(frame.x)
+        frame.y = snap(frame.y)
+        glyph = frame.centred(width: glyphSize.w, height: glyphSize.h)
+        glyph.x = snap(glyph.x)
+        glyph.y = snap(glyph.y)
+        self.frame = frame
+        self.glyph = glyph
+        canvas = Rect(x: 0, y: 0, width: (content.width + 2 * Layout.margin).rounded(.up),
+                      height: (content.height + 2 * Layout.margin).rounded(.up))
+
+        if let l = spec.label, var box = labelBox, let m = labelMetrics {
+            box = box.offsetBy(dx: dx, dy: dy)
+            box.x = snap(box.x)
+            box.y = snap(box.y)
+            var allowed = box
+            if let maxWidth = l.maxWidth { allowed.width = min(box.width, maxWidth) }
+            label = LabelLayout(text: l.text, points: labelPoints, bold: l.textStyle.isBold, box: box,
+                                ink: m.ink.offsetBy(dx: box.x, dy: box.y), frame: allowed,
+                                clip: l.maxWidth == nil ? nil : allowed)
+        } else {
+            label = nil
+        }
+
+        if let images = spec.images {
+            switch images.contentMode {
+            case .aspectFit:
+                let a = images.image(for: v.state).aspectRatio
+                let w = a >= 1 ? glyph.width : glyph.width * a
+                let h = a >= 1 ? glyph.height / a : glyph.height
+                image = glyph.centred(width: w, height: h)
+            case .scaleToFill:
+                image = glyph
+            }
+            mark = nil
+        } else if spec.control == .checkbox {
+            image = nil
+            mark = glyph.centred(width: size.markSize * k, height: size.markSize * k)
+        } else {
+            image = nil
+            mark = nil
+        }
+
+        if spec.control == .switch {
+            let d = size.knobDiameter * k
+            let inset = size.knobInset * k
+            let on = v.state == .on
+            let cx = on ? glyph.maxX - inset - d / 2 : glyph.minX + inset + d / 2
+            knob = Rect(x: cx - d / 2, y: glyph.midY - d / 2, width: d, height: d)
+        } else {
+            knob = nil
+        }
+
+        switch spec.hitArea {
+        case .frame: hitArea = frame
+        case .row: hitArea = label.map { frame.union($0.frame) } ?? frame
+        case let .fixed(w, h): hitArea = frame.centred(width: w, height: h)
+        }
+
+        if pixelWidth > Layout.maxCanvasPixels || pixelHeight > Layout.maxCanvasPixels {
+            let (keyPath, cause) = Layout.canvasCause(spec: spec, size: size, variant: v, glyphPart: glyphPart,
+                                                      glyphSize: glyphSize, frameSize: frameSize, labelPart: labelPart,
+                                                      labelPoints: labelPoints, wide: pixelWidth > Layout.maxCanvasPixels)
+            // The line of the key, else of the closest parent key written in the spec.
+            var lookup = keyPath
+            while spec.lines[lookup] == nil, let dot = lookup.lastIndex(of: ".") { lookup = String(lookup[..<dot]) }
+            throw InputError(file: spec.sourceFile ?? spec.name, keyPath: keyPath, line: spec.lines[lookup],
+                             message: "variant \(v.id) would need a \(pixelWidth) × \(pixelHeight) px canvas; "
+                                 + "the limit is \(Layout.maxCanvasPixels) px on a side: \(cause)")
+        }
+    }
+
+    /// Which key makes the canvas too wide (`wide`) or too tall, and why, in words.
+    private static func canvasCause(spec: Spec, size: SizeSpec, variant v: Variant, glyphPart: Rect,
+                                    glyphSize: (w: Double, h: Double), frameSize: (w: Double, h: Double), labelPart: Rect?,
+                                    labelPoints: Double, wide: Bool) -> (String, String) {
+        let s = Double(v.scale)
+        let limit = Double(maxCanvasPixels)
+        func pt(_ x: Double) -> String { String(format: "%.1f pt", x) }
+        let at = "at \(v.dynamicType.short) @\(v.scale)x"
+        // The glyph and its frame alone too large already, or the larger part of a canvas the label
+        // shares (a 1000 pt glyph beside a 137 pt label is the glyph's fault).
+        let glyphExtent = (wide ? glyphPart.width : glyphPart.height) + 2 * margin
+        let labelShare = labelPart.map { wide ? $0.width : $0.height } ?? 0
+        if glyphExtent * s > limit || labelPart == nil || glyphExtent >= labelShare {
+            let p = "sizes.\(size.name)"
+            let grows = spec.glyphScales ? ", growing with Dynamic Type" : ""
+            let glyph = wide ? glyphSize.w : glyphSize.h
+            let frame = wide ? frameSize.w : frameSize.h
+            if frame > glyph, case .fixed = spec.frame {
+                return ("frame.\(wide ? "width" : "height")", "the frame is \(pt(frame)) \(wide ? "wide" : "tall") (lower it or the scales)")
+            }
+            let key = spec.control == .switch ? (wide ? "trackWidth" : "trackHeight") : "size"
+            return ("\(p).\(key)", "the glyph is \(pt(glyph)) \(wide ? "wide" : "tall") \(at)\(grows) (lower \(p).\(key) or the scales)")
+        }
+        let l = spec.label!
+        let text = l.text.count > 24 ? String(l.text.prefix(24)) + "…" : l.text
+        let labelExtent = wide ? labelPart!.width : labelPart!.height
+        let sizeKey = l.size != nil ? "label.size" : "label.textStyle"
+        if !wide {
+            return (sizeKey, "the label is \(pt(labelExtent)) tall \(at) (\(pt(labelPoints)) text; lower \(sizeKey) or the scales)")
+        }
+        // Too wide because of the label: its size when the text would fit at its text style's own
+        // size, else its text (which a maxWidth would cut).
+        let styleOwn = l.textStyle.points(v.dynamicType)
+        let rest = (glyphPart.width + l.spacing + 2 * margin) * s
+        if l.size != nil, labelPoints > styleOwn, labelExtent * styleOwn / labelPoints * s + rest <= limit {
+            return ("label.size", "the label is \(pt(labelExtent)) wide \(at) in \(pt(labelPoints)) text; at its text style's own "
+                    + "\(pt(styleOwn)) it would fit (lower label.size or the scales)")
+        }
+        return ("label.text", "the label \"\(text)\" is \(pt(labelExtent)) wide \(at) in \(pt(labelPoints)) text "
+                + "(shorten it, give it a label.maxWidth, or lower its size or the scales)")
+    }
+}

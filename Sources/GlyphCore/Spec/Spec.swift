@@ -1,0 +1,207 @@
+import Foundation
+import GlyphColor
+
+public enum ControlKind: String, Sendable, CaseIterable, Codable {
+    case checkbox
+    case `switch`
+}
+
+public enum GlyphShape: String, Sendable, CaseIterable, Codable {
+    case square, circle
+}
+
+public enum ControlState: String, Sendable, CaseIterable, Codable {
+    case unchecked, checked, mixed, off, on
+
+    public static func allowed(for control: ControlKind) -> [ControlState] {
+        control == .checkbox ? [.unchecked, .checked, .mixed] : [.off, .on]
+    }
+}
+
+/// What a checkbox draws in one state.
+public enum MarkKind: String, Sendable, CaseIterable, Codable {
+    case none, check, dash
+}
+
+public struct StateAppearance: Sendable, Equatable, Codable {
+    /// The outlined box (a ring of `borderWidth`, drawn inside the box).
+    public var ring: Bool
+    /// The box filled with the `fill` colour.
+    public var fill: Bool
+    public var mark: MarkKind
+
+    public init(ring: Bool, fill: Bool, mark: MarkKind) {
+        self.ring = ring
+        self.fill = fill
+        self.mark = mark
+    }
+
+    public static func `default`(_ state: ControlState) -> StateAppearance {
+        switch state {
+        case .unchecked, .off: StateAppearance(ring: true, fill: false, mark: .none)
+        case .checked, .on: StateAppearance(ring: false, fill: true, mark: .check)
+        case .mixed: StateAppearance(ring: false, fill: true, mark: .dash)
+        }
+    }
+}
+
+/// One named base size with its geometry, in points at Dynamic Type `large`.
+public struct SizeSpec: Sendable, Equatable {
+    public var name: String
+    /// Side of the box (checkbox) or of the image box (image checkbox).
+    public var size: Double
+    public var cornerRadius: Double
+    public var borderWidth: Double
+    /// Side of the square the tick or dash is drawn in.
+    public var markSize: Double
+    /// Stroke width of the tick or dash.
+    public var markWeight: Double
+    public var trackWidth: Double
+    public var trackHeight: Double
+    public var knobDiameter: Double
+    public var knobInset: Double
+}
+
+public enum FrameSpec: Sendable, Equatable {
+    /// The frame hugs the glyph.
+    case hug
+    /// A fixed frame (points) the glyph is centred in; a larger glyph overflows it.
+    case fixed(width: Double, height: Double)
+    /// Fixed at the size's own box (SwiftUI `.frame(width: size, height: size)`): it does not follow Dynamic Type.
+    case size
+}
+
+public enum HitAreaSpec: Sendable, Equatable {
+    /// The control's frame.
+    case frame
+    /// The whole row: frame and label (a tap gesture on the stack).
+    case row
+    /// A fixed area centred on the frame.
+    case fixed(width: Double, height: Double)
+}
+
+public enum LabelPosition: String, Sendable, Codable, CaseIterable {
+    case leading, trailing
+}
+
+public struct LabelSpec: Sendable, Equatable {
+    public var text: String
+    public var textStyle: TextStyle
+    /// A custom size at `large` that scales with `textStyle` (UIFontMetrics); nil = the style's own size.
+    public var size: Double?
+    public var spacing: Double
+    public var maxWidth: Double?
+    /// Where the label stands relative to the glyph (`trailing` = after it, like a checkbox; `leading` like a switch).
+    public var position: LabelPosition
+
+    public func points(_ dt: DynamicTypeSize) -> Double {
+        if let size { return size * textStyle.scale(dt) }
+        return textStyle.points(dt)
+    }
+}
+
+public enum ColorRole: String, Sendable, CaseIterable, Codable {
+    case surface, border, fill, mark, label, tint, trackOff, trackOn, knob
+}
+
+/// An authored colour and where it came from (a literal or a token alias).
+public struct AuthoredColor: Sendable, Equatable {
+    public var rgba: RGBA
+    /// The token alias it was resolved from, e.g. `{color.brand.red}`.
+    public var token: String?
+    /// The spec line where it was written.
+    public var line: Int?
+
+    package init(rgba: RGBA, token: String? = nil, line: Int? = nil) {
+        self.rgba = rgba
+        self.token = token
+        self.line = line
+    }
+}
+
+public struct ThemeSpec: Sendable, Equatable {
+    public var name: String
+    public var colors: [ColorRole: AuthoredColor]
+    public var stateColors: [ControlState: [ColorRole: AuthoredColor]]
+    /// Opacity applied to original-colour images (the disabled dimming); 1 = none.
+    public var imageOpacity: Double
+
+    /// The colour of a role in a state: the state's override, else the theme's colour.
+    public func color(_ role: ColorRole, state: ControlState) -> AuthoredColor? {
+        stateColors[state]?[role] ?? colors[role]
+    }
+}
+
+/// How an image fills its box, as UIImageView's `contentMode`.
+public enum ImageContentMode: String, Sendable, CaseIterable, Codable {
+    /// Scaled to fit, centred, keeping its aspect ratio (RVS_Checkbox's behaviour; the default).
+    case aspectFit
+    /// Stretched to fill the whole box, whatever its aspect ratio (UIKit's default for a UIImageView).
+    case scaleToFill
+}
+
+/// The images of an image-based checkbox (RVS_Checkbox): `on`, `off`, and an optional `clear`.
+public struct ImageSetSpec: Sendable {
+    public var on: any VectorImage
+    public var off: any VectorImage
+    public var clear: (any VectorImage)?
+    /// Template images are tinted with the theme's `tint`; others keep their colours.
+    public var template: Bool
+    public var threeState: Bool
+    public var useOffImageForClear: Bool
+    public var contentMode: ImageContentMode
+
+    /// The image drawn for a state, with RVS_Checkbox's fallbacks: two-state mode always uses `off`
+    /// for clear, `useOffImageForClear` uses `off`, and a missing clear image falls back to `off`.
+    public func image(for state: ControlState) -> any VectorImage {
+        switch state {
+        case .checked, .on: return on
+        case .unchecked, .off: return off
+        case .mixed:
+            if !threeState || useOffImageForClear { return off }
+            return clear ?? off
+        }
+    }
+
+    /// The spec key of one of these images: `on`, `off` or `clear`.
+    public func key(of doc: any VectorImage) -> String {
+        doc === on ? "on" : doc === off ? "off" : "clear"
+    }
+
+    /// The spec key of the image drawn for a state (`mixed` may draw `off`).
+    public func key(for state: ControlState) -> String { key(of: image(for: state)) }
+}
+
+/// One control, fully resolved: every token replaced by its value, every image parsed.
+public struct Spec: Sendable {
+    public var name: String
+    public var description: String
+    public var control: ControlKind
+    public var shapes: [GlyphShape]
+    public var sizes: [SizeSpec]
+    /// The text style the glyph follows, if any.
+    public var glyphTextStyle: TextStyle?
+    /// Whether the glyph grows with Dynamic Type (`pt(style, size) / pt(style, large)`).
+    public var glyphScales: Bool
+    public var frame: FrameSpec
+    public var hitArea: HitAreaSpec
+    /// Spacing to neighbouring targets that earns WCAG 2.5.8's spacing exception, if declared.
+    public var targetSpacing: Double?
+    public var label: LabelSpec?
+    public var states: [ControlState]
+    public var appearance: [ControlState: StateAppearance]
+    public var images: ImageSetSpec?
+    public var themes: [ThemeSpec]
+    public var scales: [Int]
+    public var dynamicTypeSizes: [DynamicTypeSize]
+    /// The file the spec was read from (nil for an in-memory spec).
+    public var sourceFile: String?
+    /// The token file it loaded, if any.
+    public var tokenFile: String?
+    /// Line numbers of key paths in the spec file (`themes.default.border` → 42), for reports.
+    public var lines: [String: Int]
+
+    public func appearance(_ state: ControlState) -> StateAppearance {
+        appearance[state] ?? .default(state)
+    }
+}

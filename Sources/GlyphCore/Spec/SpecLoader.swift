@@ -1,0 +1,394 @@
+import Foundation
+import GlyphColor
+
+/// Where a spec's neighbouring files (tokens, images) come from: the file system, or the
+/// assets built into the tool.
+public protocol AssetSource: Sendable {
+    /// The bytes of `path` (relative to the spec's folder was already applied); nil if missing.
+    func data(at path: String) -> Data?
+    /// The bytes of `path`, refused past `limit` bytes (or when it is not a regular file); `what`
+    /// names the kind of file in messages. The default reads `data(at:)` and checks its size.
+    func read(_ path: String, limit: Int, what: String) throws(InputFile.Failure) -> Data
+    /// A file URL for `path` when it is a real file (used as librsvg's base), else nil.
+    func fileURL(at path: String) -> URL?
+    /// The name shown in messages and reports.
+    func displayName(_ path: String) -> String
+    /// `relative` resolved against the folder of `from`.
+    func resolve(_ relative: String, from: String) -> String
+}
+
+extension AssetSource {
+    public func read(_ path: String, limit: Int, what: String) throws(InputFile.Failure) -> Data {
+        guard let data = data(at: path) else { throw InputFile.Failure(message: "no such file", missing: true) }
+        if data.count > limit {
+            throw InputFile.Failure(message: "the \(what) is \(data.count) bytes; the limit is \(Limits.bytes(limit)) (docs/limits.md)",
+                                    missing: false)
+        }
+        return data
+    }
+}
+
+public struct FileSystemSource: AssetSource {
+    public init() {}
+    public func data(at path: String) -> Data? { try? InputFile.read(path, limit: Limits.jsonFileBytes) }
+    public func read(_ path: String, limit: Int, what: String) throws(InputFile.Failure) -> Data {
+        try InputFile.read(path, limit: limit, what: what)
+    }
+    public func fileURL(at path: String) -> URL? { URL(fileURLWithPath: path) }
+    public func displayName(_ path: String) -> String { path }
+    public func resolve(_ relative: String, from: String) -> String {
+        if relative.hasPrefix("/") { return relative }
+        return URL(fileURLWithPath: relative, relativeTo: URL(fileURLWithPath: from).deletingLastPathComponent())
+            .standardizedFileURL.path
+    }
+}
+
+extension Spec {
+    static let topKeys = ["$schema", "name", "description", "control", "tokens", "shapes", "sizes", "glyph", "frame",
+                          "hitArea", "targetSpacing", "label", "states", "appearance", "images", "themes", "scales",
+                          "dynamicTypeSizes"]
+
+    /// Loads a spec file from disk (its tokens and images relative to it).
+    public static func load(contentsOf url: URL, images: any VectorImageReader) throws(InputError) -> Spec {
+        try load(path: url.standardizedFileURL.path, source: FileSystemSource(), images: images)
+    }
+
+    /// Loads a spec from an asset source.
+    public static func load(path: String, source: AssetSource, images: any VectorImageReader) throws(InputError) -> Spec {
+        let name = source.displayName(path)
+        let data: Data
+        do { data = try source.read(path, limit: Limits.jsonFileBytes, what: "spec") } catch {
+            throw InputError(file: name, message: error.message)
+        }
+        let root: JSONNode
+        do { root = try JSONReader.parse(data) } catch {
+            throw InputError(file: name, line: error.line, column: error.column, message: "malformed JSON: \(error.message)")
+        }
+        var parser = SpecParser(path: path, source: source, images: images)
+        return try parser.parse(root)
+    }
+}
+
+private struct SpecParser {
+    let path: String
+    let source: AssetSource
+    let images: any VectorImageReader
+    var r: SpecReader
+
+    init(path: String, source: AssetSource, images: any VectorImageReader) {
+        self.path = path
+        self.source = source
+        self.images = images
+        self.r = SpecReader(file: source.displayName(path))
+    }
+
+    mutating func parse(_ root: JSONNode) throws(InputError) -> Spec {
+        let top = try r.object(root, "", allowed: Spec.topKeys, required: ["name", "control", "sizes", "states", "themes"])
+        var tokenFile: String?
+        if let t = top["tokens"] {
+            let rel = try r.string(t, "tokens")
+            let tokenPath = source.resolve(rel, from: path)
+            let data: Data
+            do { data = try source.read(tokenPath, limit: Limits.jsonFileBytes, what: "token file") } catch {
+                throw r.error("tokens", t, error.missing ? "token file \(source.displayName(tokenPath)) not found"
+                                                          : "\(source.displayName(tokenPath)): \(error.message)")
+            }
+            let node: JSONNode
+            do { node = try JSONReader.parse(data) } catch {
+                throw InputError(file: source.displayName(tokenPath), line: error.line, column: error.column,
+                                 message: "malformed JSON: \(error.message)")
+            }
+            r.tokens = try TokenSet(file: source.displayName(tokenPath), root: node)
+            tokenFile = source.displayName(tokenPath)
+        }
+        let name = try r.string(top["name"]!, "name")
+        try r.fileName(name, "name", top["name"], what: "a name")
+        let description = try top["description"].map { node throws(InputError) in try r.string(node, "description") } ?? ""
+        let control = try r.choice(top["control"]!, "control", ControlKind.self)
+
+        var shapes: [GlyphShape] = [.square]
+        if let s = top["shapes"] {
+            shapes = []
+            for (i, item) in try r.array(s, "shapes").enumerated() {
+                let shape = try r.choice(item, "shapes[\(i)]", GlyphShape.self)
+                if shapes.contains(shape) { throw r.error("shapes[\(i)]", item, "\"\(shape.rawValue)\" is listed twice") }
+                shapes.append(shape)
+            }
+            if shapes.isEmpty { throw r.error("shapes", s, "the shape list is empty") }
+        }
+
+        var images: ImageSetSpec?
+        if let i = top["images"] {
+            guard control == .checkbox else { throw r.error("images", i, "images are for checkboxes only") }
+            images = try parseImages(i)
+        }
+
+        let sizes = try parseSizes(top["sizes"]!, control: control, imageBased: images != nil)
+
+        var glyphTextStyle: TextStyle?
+        var glyphScales = false
+        if let g = top["glyph"] {
+            let m = try r.object(g, "glyph", allowed: ["textStyle", "scalesWithDynamicType"])
+            if let t = m["textStyle"] { glyphTextStyle = try r.choice(t, "glyph.textStyle", TextStyle.self) }
+            if let s = m["scalesWithDynamicType"] { glyphScales = try r.bool(s, "glyph.scalesWithDynamicType") }
+            if glyphScales && glyphTextStyle == nil {
+                throw r.error("glyph", g, "a glyph that scales with Dynamic Type needs a \"textStyle\" to follow")
+            }
+        }
+
+        var frame = FrameSpec.hug
+        if let f = top["frame"] {
+            if case let .string(s) = f.value {
+                switch s {
+                case "hug": frame = .hug
+                case "size": frame = .size
+                default: throw r.error("frame", f, "expected \"hug\", \"size\" or {\"width\", \"height\"}, found \"\(s)\"")
+                }
+            } else {
+                let m = try r.object(f, "frame", allowed: ["width", "height"], required: ["width", "height"])
+                frame = .fixed(width: try r.length(m["width"]!, "frame.width", min: 1, max: 1000),
+                               height: try r.length(m["height"]!, "frame.height", min: 1, max: 1000))
+            }
+        }
+
+        var hitArea = HitAreaSpec.frame
+        if let h = top["hitArea"] {
+            if case let .string(s) = h.value {
+                switch s {
+                case "frame": hitArea = .frame
+                case "row": hitArea = .row
+                default: throw r.error("hitArea", h, "expected \"frame\", \"row\" or {\"width\", \"height\"}, found \"\(s)\"")
+                }
+            } else {
+                let m = try r.object(h, "hitArea", allowed: ["width", "height"], required: ["width", "height"])
+                hitArea = .fixed(width: try r.length(m["width"]!, "hitArea.width", min: 1, max: 1000),
+                                 height: try r.length(m["height"]!, "hitArea.height", min: 1, max: 1000))
+            }
+        }
+        let targetSpacing = try top["targetSpacing"].map { n throws(InputError) in try r.length(n, "targetSpacing", max: 1000) }
+
+        var label: LabelSpec?
+        if let l = top["label"] { label = try parseLabel(l) }
+
+        let allowedStates = ControlState.allowed(for: control)
+        var states: [ControlState] = []
+        let stateNode = top["states"]!
+        for (i, item) in try r.array(stateNode, "states").enumerated() {
+            let st = try r.choice(item, "states[\(i)]", ControlState.self)
+            guard allowedStates.contains(st) else {
+                throw r.error("states[\(i)]", item, "a \(control.rawValue) has the states \(allowedStates.map(\.rawValue).joined(separator: ", "))")
+            }
+            if states.contains(st) { throw r.error("states[\(i)]", item, "\"\(st.rawValue)\" is listed twice") }
+            states.append(st)
+        }
+        if states.isEmpty { throw r.error("states", stateNode, "the state list is empty; give at least one state") }
+
+        var appearance: [ControlState: StateAppearance] = [:]
+        if let a = top["appearance"] {
+            guard control == .checkbox, images == nil else {
+                throw r.error("appearance", a, "appearance is for drawn checkboxes (not switches or image checkboxes)")
+            }
+            for (key, node) in try r.map(a, "appearance") {
+                let p = "appearance.\(key)"
+                guard let st = ControlState(rawValue: key), states.contains(st) else {
+                    throw r.error(p, node, "unknown state \"\(key)\"; this spec's states: \(states.map(\.rawValue).joined(separator: ", "))")
+                }
+                let m = try r.object(node, p, allowed: ["ring", "fill", "mark"])
+                let d = StateAppearance.default(st)
+                appearance[st] = StateAppearance(
+                    ring: try m["ring"].map { n throws(InputError) in try r.bool(n, p + ".ring") } ?? d.ring,
+                    fill: try m["fill"].map { n throws(InputError) in try r.bool(n, p + ".fill") } ?? d.fill,
+                    mark: try m["mark"].map { n throws(InputError) in try r.choice(n, p + ".mark", MarkKind.self) } ?? d.mark)
+            }
+        }
+
+        let themes = try parseThemes(top["themes"]!, control: control, states: states, label: label != nil,
+                                     images: images, appearance: appearance, sizes: sizes)
+
+        var scales = [1, 2, 3]
+        if let s = top["scales"] {
+            scales = []
+            for (i, item) in try r.array(s, "scales").enumerated() {
+                guard case let .number(v) = item.value, v == v.rounded(), (1...4).contains(v) else {
+                    throw r.error("scales[\(i)]", item, "a display scale is 1, 2, 3 or 4")
+                }
+                if !scales.contains(Int(v)) { scales.append(Int(v)) }
+            }
+            if scales.isEmpty { throw r.error("scales", s, "the scale list is empty") }
+        }
+        var dts = DynamicTypeSize.allCases
+        if let d = top["dynamicTypeSizes"] {
+            dts = []
+            for (i, item) in try r.array(d, "dynamicTypeSizes").enumerated() {
+                let s = try r.string(item, "dynamicTypeSizes[\(i)]")
+                guard let dt = DynamicTypeSize(name: s) else {
+                    throw r.error("dynamicTypeSizes[\(i)]", item, "unknown Dynamic Type size \"\(s)\"; expected one of: "
+                                  + DynamicTypeSize.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                if !dts.contains(dt) { dts.append(dt) }
+            }
+            dts.sort()
+            if dts.isEmpty { throw r.error("dynamicTypeSizes", d, "the Dynamic Type size list is empty") }
+        }
+
+        return Spec(name: name, description: description, control: control,
+                    shapes: control == .switch ? [.square] : shapes, sizes: sizes,
+                    glyphTextStyle: glyphTextStyle, glyphScales: glyphScales, frame: frame, hitArea: hitArea,
+                    targetSpacing: targetSpacing, label: label, states: states, appearance: appearance, images: images,
+                    themes: themes, scales: scales, dynamicTypeSizes: dts, sourceFile: source.displayName(path),
+                    tokenFile: tokenFile, lines: r.lines)
+    }
+
+    mutating func parseSizes(_ node: JSONNode, control: ControlKind, imageBased: Bool) throws(InputError) -> [SizeSpec] {
+        var sizes: [SizeSpec] = []
+        let entries = try r.map(node, "sizes")
+        if entries.isEmpty { throw r.error("sizes", node, "no sizes; give at least one, e.g. {\"md\": {\"size\": 20}}") }
+        for (name, n) in entries {
+            let p = "sizes.\(name)"
+            try r.fileName(name, p, n, what: "a size name", dash: false)
+            func len(_ m: [String: JSONNode], _ k: String, _ def: Double?, min: Double = 0) throws(InputError) -> Double {
+                if let v = m[k] { return try r.length(v, "\(p).\(k)", min: min, max: 1000) }
+                if let def { return def }
+                throw r.error(p, n, "missing required key \"\(k)\"")
+            }
+            if control == .switch {
+                let m = try r.object(n, p, allowed: ["trackWidth", "trackHeight", "knobDiameter", "knobInset", "borderWidth"])
+                let tw = try len(m, "trackWidth", nil, min: 1)
+                let th = try len(m, "trackHeight", nil, min: 1)
+                let inset = try len(m, "knobInset", 2)
+                let knob = try len(m, "knobDiameter", max(1, th - 2 * inset), min: 1)
+                if knob > th || knob + 2 * inset > tw {
+                    throw r.error(p, n, "the knob (\(knob) pt with \(inset) pt inset) does not fit the \(tw) × \(th) pt track")
+                }
+                sizes.append(SizeSpec(name: name, size: th, cornerRadius: th / 2, borderWidth: try len(m, "borderWidth", 0),
+                                      markSize: 0, markWeight: 0, trackWidth: tw, trackHeight: th, knobDiameter: knob, knobInset: inset))
+            } else {
+                let allowed = imageBased ? ["size"] : ["size", "cornerRadius", "borderWidth", "markSize", "markWeight"]
+                let m = try r.object(n, p, allowed: allowed, required: ["size"])
+                let size = try len(m, "size", nil, min: 1)
+                let mark = try len(m, "markSize", size * 0.6, min: 0)
+                let radius = try len(m, "cornerRadius", size * 0.2)
+                let border = try len(m, "borderWidth", imageBased ? 0 : 1.5)
+                if mark > size { throw r.error("\(p).markSize", m["markSize"], "the mark (\(mark) pt) is larger than the box (\(size) pt)") }
+                if border * 2 > size { throw r.error("\(p).borderWidth", m["borderWidth"], "the border (\(border) pt) fills the whole box") }
+                sizes.append(SizeSpec(name: name, size: size, cornerRadius: min(radius, size / 2), borderWidth: border,
+                                      markSize: mark, markWeight: try len(m, "markWeight", mark * 0.16, min: 0),
+                                      trackWidth: 0, trackHeight: 0, knobDiameter: 0, knobInset: 0))
+            }
+        }
+        return sizes
+    }
+
+    mutating func parseLabel(_ node: JSONNode) throws(InputError) -> LabelSpec {
+        let m = try r.object(node, "label", allowed: ["text", "textStyle", "size", "spacing", "maxWidth", "position"], required: ["text"])
+        let text = try r.text(m["text"]!, "label.text")
+        if text.isEmpty { throw r.error("label.text", m["text"], "the label text is empty (leave out \"label\" for no label)") }
+        return LabelSpec(
+            text: text,
+            textStyle: try m["textStyle"].map { n throws(InputError) in try r.choice(n, "label.textStyle", TextStyle.self) } ?? .body,
+            size: try m["size"].map { n throws(InputError) in try r.length(n, "label.size", min: 1, max: 500) },
+            spacing: try m["spacing"].map { n throws(InputError) in try r.length(n, "label.spacing", max: 500) } ?? 8,
+            maxWidth: try m["maxWidth"].map { n throws(InputError) in try r.length(n, "label.maxWidth", min: 1, max: 4000) },
+            position: try m["position"].map { n throws(InputError) in try r.choice(n, "label.position", LabelPosition.self) } ?? .trailing)
+    }
+
+    mutating func parseImages(_ node: JSONNode) throws(InputError) -> ImageSetSpec {
+        let m = try r.object(node, "images", allowed: ["on", "off", "clear", "template", "threeState", "useOffImageForClear",
+                                                       "contentMode"],
+                             required: ["on", "off"])
+        func image(_ key: String) throws(InputError) -> (any VectorImage)? {
+            guard let n = m[key] else { return nil }
+            let rel = try r.string(n, "images.\(key)")
+            let p = source.resolve(rel, from: path)
+            let data: Data
+            do { data = try source.read(p, limit: Limits.svgFileBytes, what: "SVG image") } catch {
+                throw r.error("images.\(key)", n, error.missing ? "SVG file \(source.displayName(p)) not found"
+                                                               : "\(source.displayName(p)): \(error.message)")
+            }
+            do {
+                return try images.read(data: data, name: source.displayName(p), base: source.fileURL(at: p))
+            } catch {
+                // What is wrong inside the SVG, named from the spec key that loads it.
+                let place = error.file + (error.line.map { ":\($0)" } ?? "")
+                throw r.error("images.\(key)", n, "\(place): \(error.message)")
+            }
+        }
+        return ImageSetSpec(
+            on: try image("on")!, off: try image("off")!, clear: try image("clear"),
+            template: try m["template"].map { n throws(InputError) in try r.bool(n, "images.template") } ?? true,
+            threeState: try m["threeState"].map { n throws(InputError) in try r.bool(n, "images.threeState") } ?? false,
+            useOffImageForClear: try m["useOffImageForClear"].map { n throws(InputError) in try r.bool(n, "images.useOffImageForClear") } ?? true,
+            contentMode: try m["contentMode"].map { n throws(InputError) in try r.choice(n, "images.contentMode", ImageContentMode.self) }
+                ?? .aspectFit)
+    }
+
+    mutating func parseThemes(_ node: JSONNode, control: ControlKind, states: [ControlState], label: Bool,
+                              images: ImageSetSpec?, appearance: [ControlState: StateAppearance],
+                              sizes: [SizeSpec]) throws(InputError) -> [ThemeSpec] {
+        // A switch track with a ring needs its colour (drawn in every state).
+        let ringedTrack = control == .switch ? sizes.first { $0.borderWidth > 0 } : nil
+        var themes: [ThemeSpec] = []
+        let entries = try r.map(node, "themes")
+        if entries.isEmpty { throw r.error("themes", node, "no themes; give at least \"default\"") }
+        let roleNames = ColorRole.allCases.map(\.rawValue)
+        for (name, n) in entries {
+            let p = "themes.\(name)"
+            try r.fileName(name, p, n, what: "a theme name")
+            let m = try r.object(n, p, allowed: roleNames + ["states", "imageOpacity"], required: ["surface"])
+            var colors: [ColorRole: AuthoredColor] = [:]
+            for role in ColorRole.allCases {
+                if let c = m[role.rawValue] { colors[role] = try r.color(c, "\(p).\(role.rawValue)") }
+            }
+            var stateColors: [ControlState: [ColorRole: AuthoredColor]] = [:]
+            if let s = m["states"] {
+                for (key, sn) in try r.map(s, "\(p).states") {
+                    let sp = "\(p).states.\(key)"
+                    guard let st = ControlState(rawValue: key), states.contains(st) else {
+                        throw r.error(sp, sn, "unknown state \"\(key)\"; this spec's states: \(states.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    let sm = try r.object(sn, sp, allowed: roleNames.filter { $0 != "surface" })
+                    var overrides: [ColorRole: AuthoredColor] = [:]
+                    for role in ColorRole.allCases {
+                        if let c = sm[role.rawValue] { overrides[role] = try r.color(c, "\(sp).\(role.rawValue)") }
+                    }
+                    stateColors[st] = overrides
+                }
+            }
+            var opacity = 1.0
+            if let o = m["imageOpacity"] {
+                guard case let .number(v) = o.value, (0...1).contains(v) else {
+                    throw r.error("\(p).imageOpacity", o, "expected a number in 0…1")
+                }
+                opacity = v
+            }
+            let theme = ThemeSpec(name: name, colors: colors, stateColors: stateColors, imageOpacity: opacity)
+            // Every colour the states need must be there.
+            var needed: Set<ColorRole> = label ? [.label] : []
+            for st in states {
+                if control == .switch {
+                    needed.formUnion([.knob, st == .on ? .trackOn : .trackOff])
+                    if ringedTrack != nil { needed.insert(.border) }
+                } else if let images {
+                    if images.template { needed.insert(.tint) }
+                } else {
+                    let a = appearance[st] ?? .default(st)
+                    if a.ring { needed.insert(.border) }
+                    if a.fill { needed.insert(.fill) }
+                    if a.mark != .none { needed.insert(.mark) }
+                }
+            }
+            for role in ColorRole.allCases where needed.contains(role) {
+                let everyState = states.allSatisfy { theme.color(role, state: $0) != nil }
+                if !everyState {
+                    if role == .border, let ringed = ringedTrack {
+                        throw r.error(p, n, "missing colour \"border\" (sizes.\(ringed.name).borderWidth is "
+                                      + "\(Format.number(ringed.borderWidth)) pt: the track has a ring in that colour)")
+                    }
+                    throw r.error(p, n, "missing colour \"\(role.rawValue)\" (this control draws it)")
+                }
+            }
+            themes.append(theme)
+        }
+        return themes
+    }
+}

@@ -1,0 +1,192 @@
+import CGlyphSys
+import Foundation
+import GlyphColor
+
+/// Writes files the safe way: a temporary name in the same folder, flushed to disk, then renamed
+/// over the old name, and the rename flushed too. A run killed in the middle, or a power cut,
+/// leaves either the old file or the new one, never a truncated or empty file.
+///
+/// One file is flushed with `fsync` (the file, then its folder). Many files written inside
+/// `batch { … }` are flushed together, which costs a fraction: temporary files are written, then one
+/// `syncfs` flushes them all, then each is renamed, then one more `syncfs` flushes the renames. That
+/// happens for every `chunk` files and when the batch ends, so a long run killed in the middle
+/// keeps what it finished. Until then files keep their temporary names (`.NAME.tmp-PID-N`, which
+/// every scan skips); a batch that throws removes the ones not yet renamed.
+public enum AtomicFile {
+    /// Folders already known to exist (creating them again costs a system call per file).
+    private static let madeFolders = Mutex<Set<String>>([])
+
+    /// Files a batch renames together (at most; the last group may be smaller).
+    public static let chunk = 256
+
+    /// The batch in progress: its depth (nested batches join the outer one) and the renames it owes.
+    private static let pending = Mutex<(depth: Int, renames: [(temp: String, final: URL)])>((0, []))
+
+    /// Runs `body`, whose `write`s (on any thread) are flushed together and renamed when it returns.
+    public static func batch<T>(_ body: () throws -> T) throws -> T {
+        pending.withLock { $0.depth += 1 }
+        let result: T
+        do { result = try body() } catch {
+            if let owed = leave() { for r in owed { unlink(r.temp) } }
+            throw error
+        }
+        if let owed = leave() { try commit(owed) }
+        return result
+    }
+
+    /// Leaves a batch; the renames owed when it was the outermost one.
+    private static func leave() -> [(temp: String, final: URL)]? {
+        pending.withLock { state -> [(temp: String, final: URL)]? in
+            state.depth -= 1
+            guard state.depth == 0 else { return nil }
+            defer { state.renames = [] }
+            return state.renames
+        }
+    }
+
+    private static func commit(_ owed: [(temp: String, final: URL)]) throws {
+        guard let first = owed.first else { return }
+        let anchor = open(first.final.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if anchor >= 0 { close(anchor) } }
+        // syncfs flushes the file system of `anchor`; temporary files on another one (a batch over
+        // two mounts) get their own fsync.
+        if anchor >= 0 { _ = glyph_syncfs(anchor) }
+        var anchorInfo = stat()
+        if anchor >= 0 { fstat(anchor, &anchorInfo) }
+        var otherFolders = Set<String>()
+        for (i, r) in owed.enumerated() {
+            var info = stat()
+            if anchor < 0 || stat(r.temp, &info) != 0 || info.st_dev != anchorInfo.st_dev {
+                let fd = open(r.temp, O_RDONLY | O_CLOEXEC)
+                if fd >= 0 { _ = fsync(fd); close(fd) }
+                otherFolders.insert(r.final.deletingLastPathComponent().path)
+            }
+            if rename(r.temp, r.final.path) != 0 {
+                let code = errno
+                for rest in owed[i...] { unlink(rest.temp) }
+                throw writeError(r.final, code)
+            }
+        }
+        if anchor >= 0 { _ = glyph_syncfs(anchor) }
+        for folder in otherFolders.sorted() { syncFolder(folder) }
+    }
+
+    private static func syncFolder(_ path: String) {
+        let dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
+        }
+    }
+
+    public static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        if !madeFolders.withLock({ $0.contains(folder.path) }) {
+            try makeFolders(folder.path, for: url)
+            madeFolders.withLock { _ = $0.insert(folder.path) }
+        }
+        let temp = folder.path + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        var fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0 && errno == ENOENT {
+            // The folder was known to exist but has gone since (removed by someone else): make it again.
+            try makeFolders(folder.path, for: url)
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
+        guard fd >= 0 else { throw writeError(url, errno) }
+        var offset = 0
+        let ok = data.withUnsafeBytes { raw -> Bool in
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        // The data reaches the disk before the rename can: else a power cut right after the rename
+        // may leave the new name on an empty file. In a batch, one syncfs does it for every file.
+        let batched = pending.withLock { $0.depth > 0 }
+        let synced = ok && (batched || fsync(fd) == 0)
+        let code = errno
+        if close(fd) != 0 || !ok || !synced {
+            unlink(temp)
+            throw writeError(url, ok ? errno : code)
+        }
+        if batched {
+            let (joined, due) = pending.withLock { state -> (Bool, [(temp: String, final: URL)]) in
+                guard state.depth > 0 else { return (false, []) }
+                state.renames.append((temp, url))
+                guard state.renames.count >= chunk else { return (true, []) }
+                defer { state.renames = [] }
+                return (true, state.renames)
+            }
+            if joined {
+                try commit(due)
+                return
+            }
+            // The batch ended while this file was written: flush it on its own.
+            let fd = open(temp, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { _ = fsync(fd); close(fd) }
+        }
+        if rename(temp, url.path) != 0 {
+            let code = errno
+            unlink(temp)
+            throw writeError(url, code)
+        }
+        // The rename itself is in the folder's data: flush it, so the new file survives a power cut.
+        syncFolder(folder.path)
+    }
+
+    /// `mkdir -p` with POSIX calls, so a failure names the folder it happened at and carries the
+    /// system's reason ("Not a directory", "Permission denied") instead of Foundation's error text.
+    static func makeFolders(_ path: String, for url: URL) throws {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return }
+            throw notAFolder(url, path)
+        }
+        try makeFolder(path, for: url)
+    }
+
+    /// Makes `path`, and its parents only when they are missing too (one `mkdir` per new folder,
+    /// not one per component).
+    private static func makeFolder(_ path: String, for url: URL) throws {
+        if mkdir(path, 0o777) == 0 { return }
+        var code = errno
+        if code == ENOENT {
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty && parent != path {
+                try makeFolder(parent, for: url)
+                if mkdir(path, 0o777) == 0 { return }
+                code = errno
+            }
+        }
+        if code == EEXIST {
+            // Already there: fine if it is a folder (made earlier, or by another writer just now).
+            var info = stat()
+            if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return }
+            throw notAFolder(url, path)
+        }
+        if code == ENOTDIR {
+            // A component of the path is a file: name it.
+            var prefix = path.hasPrefix("/") ? "" : "."
+            var info = stat()
+            for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+                prefix += "/" + component
+                if stat(prefix, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { throw notAFolder(url, prefix) }
+            }
+        }
+        throw InputError(file: url.path,
+                         message: "cannot write: cannot create the folder \(path): \(String(cString: strerror(code)))")
+    }
+
+    static func notAFolder(_ url: URL, _ path: String) -> Error {
+        InputError(file: url.path, message: "cannot write: \(path) is a file, not a folder (\(String(cString: strerror(ENOTDIR))))")
+    }
+
+    static func writeError(_ url: URL, _ code: Int32) -> Error {
+        InputError(file: url.path, message: "cannot write: \(String(cString: strerror(code)))")
+    }
+}

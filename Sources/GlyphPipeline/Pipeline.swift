@@ -1,0 +1,151 @@
+import Foundation
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+import GlyphRender
+import GlyphReport
+import GlyphSnapshot
+
+/// What a pipeline run does besides rendering: each part is optional.
+public struct PipelineOptions: Sendable {
+    /// Threads for rendering and measuring.
+    public var jobs: Int
+    /// Audits with this auditor (its rules and configuration); nil: no audit.
+    public var auditor: Auditor?
+    /// Writes the picture of every finding that has one into this folder (`--evidence`).
+    public var evidence: URL?
+    /// Compares every render with its baseline (and writes what the checker may).
+    public var snapshots: SnapshotChecker?
+    /// Writes the @2x renders into `<folder>/images/` for the contact sheets of the HTML report.
+    public var pictures: URL?
+
+    public init(jobs: Int = defaultJobs, auditor: Auditor? = nil, evidence: URL? = nil, snapshots: SnapshotChecker? = nil,
+                pictures: URL? = nil) {
+        self.jobs = jobs
+        self.auditor = auditor
+        self.evidence = evidence
+        self.snapshots = snapshots
+        self.pictures = pictures
+    }
+}
+
+/// What a pipeline run produced.
+public struct PipelineResult: Sendable {
+    /// The audit, when one was asked for.
+    public var audit: AuditResult?
+    /// The snapshot comparison, when one was asked for (stale baselines included).
+    public var snapshots: SnapshotReport?
+    /// One record per variant of the plan, in plan order, with its size and contact-sheet picture.
+    public var variants: [VariantRecord]
+}
+
+/// select → render → audit → snapshot check → pictures, streaming.
+///
+/// The plan is worked through one component at a time (a preset's shape and size: every Dynamic
+/// Type size, theme, state and scale of it), the unit the rules compare within. Each variant is
+/// rendered once; its snapshot comparison, its contact-sheet picture and the cut of its glyph are
+/// made at once and the render is dropped. The component's glyphs are audited, its evidence
+/// pictures drawn, and then they are released too. What is kept for the whole run is small:
+/// findings, snapshot results, one record per variant. So memory is bounded by the largest
+/// component, not by the matrix (docs/performance.md).
+public enum Pipeline {
+    public static func run(_ plan: Plan, _ options: PipelineOptions) throws -> PipelineResult {
+        let drawing = CairoDrawing()
+        let jobs = options.jobs
+        var found: [Finding] = []
+        var snapshotResults: [SnapshotResult] = []
+        var variants: [VariantRecord] = []
+        variants.reserveCapacity(plan.items.count)
+
+        for (spec, items) in presetSlices(plan) {
+            if let auditor = options.auditor {
+                // Colours across the preset's components: layouts only, no pixels.
+                let input = AuditInput(specs: [spec], items: items, glyphs: [], jobs: jobs, drawing: drawing)
+                var findings = auditor.findings(input, pass: .acrossComponents)
+                if let folder = options.evidence { try EvidencePainter.write(&findings, input: input, to: folder) }
+                found += findings
+            }
+            for component in componentSlices(items) {
+                let done = try renderComponent(component, options: options, drawing: drawing)
+                if let auditor = options.auditor {
+                    let input = AuditInput(specs: [spec], items: component, glyphs: done.map { $0.glyph! }, jobs: jobs,
+                                           drawing: drawing)
+                    var findings = auditor.findings(input, pass: .components)
+                    if let folder = options.evidence { try EvidencePainter.write(&findings, input: input, to: folder) }
+                    found += findings
+                }
+                for (item, d) in zip(component, done) {
+                    if let s = d.snapshot { snapshotResults.append(s) }
+                    let v = item.variant
+                    variants.append(VariantRecord(index: item.index, id: v.id, preset: v.preset, component: v.component,
+                                                  dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
+                                                  scale: v.scale, image: d.picture, width: d.width, height: d.height))
+                }
+            }
+        }
+
+        let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
+        let snapshots = options.snapshots.map { checker in
+            SnapshotReport(snapshots: checker.store.root.path, results: snapshotResults + checker.staleBaselines(of: plan.specs))
+        }
+        return PipelineResult(audit: audit, snapshots: snapshots, variants: variants)
+    }
+
+    /// What is kept of one render.
+    private struct Rendered: Sendable {
+        var glyph: GlyphStore.Entry?
+        var snapshot: SnapshotResult?
+        var picture: String?
+        var width: Int
+        var height: Int
+    }
+
+    /// Renders a component's variants in parallel; each render is checked, pictured and cut, then dropped.
+    private static func renderComponent(_ items: [PlannedVariant], options: PipelineOptions,
+                                        drawing: CairoDrawing) throws -> [Rendered] {
+        let audit = options.auditor != nil
+        let checker = options.snapshots
+        let pictures = options.pictures
+        return try parallelMap(items.count, jobs: options.jobs) { i -> Result<Rendered, InputError> in
+            let item = items[i]
+            let raster = Renderer.raster(item.layout, spec: item.spec)
+            var out = Rendered(width: raster.width, height: raster.height)
+            if audit { out.glyph = GlyphStore.Entry(GlyphPixels.cut(item, from: raster, drawing: drawing)) }
+            out.snapshot = checker?.check(item.variant, actual: raster)
+            if let pictures, item.variant.scale == 2 {
+                let rel = "\(RunReport.imageFolder)/\(item.variant.fileName("png"))"
+                let url = pictures.appendingPathComponent(rel)
+                do {
+                    try writeIfChanged(try raster.pngData(), to: url)
+                } catch let e as InputError {
+                    return .failure(e)
+                } catch {
+                    return .failure(InputError(file: url.path, message: "\(error)"))
+                }
+                out.picture = rel
+            }
+            return .success(out)
+        }.map { try $0.get() }
+    }
+
+    /// The plan's items by preset, presets in plan order (a preset's items are contiguous).
+    static func presetSlices(_ plan: Plan) -> [(Spec, [PlannedVariant])] {
+        plan.specs.compactMap { spec in
+            let items = plan.items.filter { $0.spec.name == spec.name }
+            return items.isEmpty ? nil : (spec, items)
+        }
+    }
+
+    /// A preset's items by component, in order of first appearance.
+    static func componentSlices(_ items: [PlannedVariant]) -> [[PlannedVariant]] {
+        var order: [String] = []
+        var slices: [String: [PlannedVariant]] = [:]
+        for item in items {
+            let c = item.variant.component
+            if slices[c] == nil { order.append(c) }
+            slices[c, default: []].append(item)
+        }
+        return order.map { slices[$0]! }
+    }
+}

@@ -1,0 +1,147 @@
+import CGlyphSupport
+import Foundation
+import GlyphColor
+import GlyphCore
+
+/// Owned pixels: 8-bit RGBA, straight alpha, rows top to bottom, no padding.
+public struct Raster: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 4, "pixel buffer size does not match \(width)×\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    public init(width: Int, height: Int, fill: RGBA = .clear) {
+        self.width = width
+        self.height = height
+        let px: [UInt8] = [RGBA.byte(fill.r), RGBA.byte(fill.g), RGBA.byte(fill.b), RGBA.byte(fill.a)]
+        var buffer = [UInt8](repeating: 0, count: width * height * 4)
+        if px != [0, 0, 0, 0] {
+            for i in stride(from: 0, to: buffer.count, by: 4) {
+                buffer[i] = px[0]; buffer[i + 1] = px[1]; buffer[i + 2] = px[2]; buffer[i + 3] = px[3]
+            }
+        }
+        self.pixels = buffer
+    }
+
+    /// The pixel at (x, y).
+    public func pixel(_ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let i = (y * width + x) * 4
+        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+    }
+
+    public func color(_ x: Int, _ y: Int) -> RGBA {
+        let p = pixel(x, y)
+        return RGBA(r8: p.r, g8: p.g, b8: p.b, a8: p.a)
+    }
+
+    public var isOpaque: Bool {
+        var i = 3
+        while i < pixels.count {
+            if pixels[i] != 255 { return false }
+            i += 4
+        }
+        return true
+    }
+}
+
+/// A PNG that could not be read or written.
+public struct PNGError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
+
+extension Raster {
+    /// How a PNG is compressed. Every setting gives the same pixels; they differ in size and speed.
+    public struct PNGEncoding: Sendable, Equatable {
+        public var level: Int
+        public var filters: Int
+        public var strategy: Int
+
+        public init(level: Int, filters: Int, strategy: Int) {
+            self.level = level
+            self.filters = filters
+            self.strategy = strategy
+        }
+
+        /// Fast: no row filter and zlib level 1. Glyph renders are mostly flat colour, so this is
+        /// both the fastest and (measured with `make bench`) about as small as libpng's defaults.
+        public static let fast = PNGEncoding(level: 1, filters: 0x08, strategy: 0)
+        /// libpng's defaults (adaptive filters, zlib 6): smaller, slower.
+        public static let small = PNGEncoding(level: 6, filters: 0xF8, strategy: 0)
+    }
+
+    /// Encodes as PNG with libpng. Opaque rasters are written as RGB, others as RGBA.
+    public func pngData(_ encoding: PNGEncoding = .fast) throws -> Data {
+        var buffer = glyph_buffer(data: nil, length: 0, capacity: 0)
+        var error = [CChar](repeating: 0, count: 256)
+        let alpha: Int32 = isOpaque ? 0 : 1
+        let status = pixels.withUnsafeBufferPointer { px in
+            glyph_png_encode(px.baseAddress, UInt32(width), UInt32(height), alpha, Int32(encoding.level),
+                             Int32(encoding.filters), Int32(encoding.strategy), &buffer, &error, error.count)
+        }
+        defer { glyph_buffer_free(&buffer) }
+        guard status == 0, let data = buffer.data else {
+            throw PNGError(message: "cannot encode PNG: \(cStringMessage(error))")
+        }
+        return Data(bytes: data, count: buffer.length)
+    }
+
+    /// Decodes a PNG of any colour type into straight RGBA8 (gamma chunks ignored). Its size is read
+    /// from the header first: past `Limits.pngSide` on a side or `Limits.pngPixels` in all, no pixel
+    /// is decoded.
+    public init(pngData data: Data) throws {
+        try Self.checkPNGSize(data)
+        var out: UnsafeMutablePointer<UInt8>?
+        var w: UInt32 = 0
+        var h: UInt32 = 0
+        var error = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBytes { raw in
+            glyph_png_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &out, &w, &h, &error, error.count)
+        }
+        guard status == 0, let out else {
+            throw PNGError(message: cStringMessage(error))
+        }
+        defer { glyph_free(out) }
+        let count = Int(w) * Int(h) * 4
+        self.init(width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: out, count: count)))
+    }
+
+    /// The width and height a PNG's header declares, refused past the limits; nil when the bytes do
+    /// not start like a PNG (the decoder then says what is wrong).
+    @discardableResult
+    public static func checkPNGSize(_ data: Data) throws -> (width: Int, height: Int)? {
+        var w: UInt32 = 0
+        var h: UInt32 = 0
+        let status = data.withUnsafeBytes { raw in glyph_png_size(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &w, &h) }
+        guard status == 0 else { return nil }
+        let (width, height) = (Int(w), Int(h))
+        if width > Limits.pngSide || height > Limits.pngSide || width * height > Limits.pngPixels {
+            throw PNGError(message: "the PNG is \(width) × \(height) px; the limit is \(Limits.pngSide) px on a side and "
+                           + "\(Limits.pngPixels) px in all (docs/limits.md)")
+        }
+        return (width, height)
+    }
+
+    /// Reads a PNG file (a regular file of at most `Limits.pngFileBytes`); errors name the file.
+    public init(contentsOfPNG url: URL) throws {
+        let data: Data
+        do { data = try InputFile.read(url.path, limit: Limits.pngFileBytes, what: "PNG") } catch {
+            throw PNGError(message: "\(url.path): \(error.missing ? "no such file" : error.message)")
+        }
+        do { try self.init(pngData: data) } catch let e as PNGError {
+            throw PNGError(message: "\(url.path): \(e.message)")
+        }
+    }
+}
+
+/// The text of a NUL-terminated C buffer.
+func cStringMessage(_ buffer: [CChar]) -> String {
+    let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+import GlyphSnapshot
+
+extension RunReport {
+    /// Merges the reports of the shards of one run into the report of the whole run. Refuses
+    /// reports of different runs, overlapping shards, and an incomplete set.
+    public static func merge(_ parts: [(report: RunReport, file: String)]) throws(InputError) -> RunReport {
+        guard var merged = parts.first?.report, let firstFile = parts.first?.file else {
+            throw InputError(file: "merge-reports", message: "no reports to merge")
+        }
+        // One run: the same tool, fail level, presets, selection, rules and snapshots.
+        for (report, file) in parts.dropFirst() {
+            var differ: [String] = []
+            if report.tool != merged.tool { differ.append("tool (\(report.tool) vs \(merged.tool))") }
+            if report.failOn != merged.failOn { differ.append("--fail-on (\(report.failOn) vs \(merged.failOn))") }
+            if report.presets != merged.presets {
+                differ.append("presets (\(report.presets.map(\.name).joined(separator: ", ")) vs \(merged.presets.map(\.name).joined(separator: ", ")))")
+            }
+            if report.filter != merged.filter { differ.append("--only (\(report.filter ?? "none") vs \(merged.filter ?? "none"))") }
+            if report.selected != merged.selected { differ.append("selected variants (\(report.selected) vs \(merged.selected))") }
+            if report.rules != merged.rules { differ.append("rules or their configuration") }
+            if report.snapshots?.folder != merged.snapshots?.folder {
+                differ.append("snapshots (\(report.snapshots?.folder ?? "not checked") vs \(merged.snapshots?.folder ?? "not checked"))")
+            }
+            if !differ.isEmpty {
+                throw InputError(file: file, message: "this report is of another run than \(firstFile): "
+                                 + differ.joined(separator: "; ") + " differ")
+            }
+        }
+        try checkShards(parts)
+        merged.shard = nil
+        var seen: [Int: String] = [:]
+        for v in merged.variants { seen[v.index] = firstFile }
+        for (report, file) in parts.dropFirst() {
+            for v in report.variants {
+                if let other = seen[v.index] {
+                    throw InputError(file: file, message: "variant \(v.id) is also in \(other); shards overlap")
+                }
+                seen[v.index] = file
+            }
+            merged.variants += report.variants
+            merged.findings += report.findings
+            switch (merged.snapshots, report.snapshots) {
+            case (nil, nil): break
+            case (var a?, let b?):
+                a.results += b.results
+                merged.snapshots = a
+            default:
+                throw InputError(file: file, message: "one report checked snapshots and another did not")
+            }
+        }
+        guard seen.count == merged.selected else {
+            throw InputError(file: "merge-reports", message: "the reports hold \(seen.count) of the run's \(merged.selected) variants; a shard is missing")
+        }
+        merged.canonicalize()
+        return merged
+    }
+
+    /// Shard reports must be the shards 1…N of one N, each once. An empty shard (more shards than
+    /// presets) holds no variant, so only its `shard` tells that it is missing or doubled.
+    static func checkShards(_ parts: [(report: RunReport, file: String)]) throws(InputError) {
+        guard parts.contains(where: { $0.report.shard != nil }) else { return }
+        var count: (n: Int, file: String)?
+        var byIndex: [Int: String] = [:]
+        for (report, file) in parts {
+            guard let text = report.shard else {
+                throw InputError(file: file, message: "this report is of a whole run, not of a --shard run; merge the shards of one run")
+            }
+            guard let shard = Shard(text) else {
+                throw InputError(file: file, keyPath: "shard", message: "\"\(text)\" is not I/N")
+            }
+            if let count, count.n != shard.count {
+                throw InputError(file: file, message: "this is shard \(text), but \(count.file) is one of \(count.n) shards; "
+                                 + "merge the shards of one run")
+            }
+            if count == nil { count = (shard.count, file) }
+            if let other = byIndex[shard.index] {
+                throw InputError(file: file, message: "shard \(text) is given twice (also \(other))")
+            }
+            byIndex[shard.index] = file
+        }
+        guard let n = count?.n else { return }
+        let missing = (1...n).filter { byIndex[$0] == nil }.map { "\($0)/\(n)" }
+        if !missing.isEmpty {
+            throw InputError(file: "merge-reports", message: "shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) "
+                             + "\(missing.count == 1 ? "is" : "are") missing; name the --report folders of all \(n) shards")
+        }
+    }
+
+    /// Every file (picture) a report refers to, relative to its folder.
+    public var referencedFiles: [String] {
+        variants.compactMap(\.image) + findings.compactMap(\.picturePath)
+            + (snapshots?.results ?? []).flatMap { [$0.expected, $0.actual, $0.diff, $0.sideBySide].compactMap { $0 } }
+    }
+
+    /// The @2x variants without a contact-sheet picture: a run whose `--formats` left out html writes
+    /// none (a `--shard` run always writes them, so its shards merge into a whole HTML report).
+    public var picturesMissing: Int {
+        variants.filter { $0.scale == 2 && $0.image == nil }.count
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+import GlyphSnapshot
+
+/// The report formats `run` writes (`--formats`).
+public enum ReportFormat: String, CaseIterable, Sendable {
+    case html, json, junit, sarif, markdown
+
+    /// The file each format is written to, in the report folder.
+    public var fileName: String {
+        switch self {
+        case .html: "index.html"
+        case .json: "report.json"
+        case .junit: "junit.xml"
+        case .sarif: "results.sarif"
+        case .markdown: "summary.md"
+        }
+    }
+}
+
+extension RunReport {
+    /// Presets as report records; paths relative to `base` where they lie below it.
+    public static func presetRecords(_ plan: Plan, base: URL) -> [PresetRecord] {
+        plan.specs.map { spec in
+            PresetRecord(name: spec.name, control: spec.control.rawValue, description: spec.description,
+                         source: relativePath(spec.sourceFile ?? spec.name, base: base),
+                         tokens: spec.tokenFile.map { relativePath($0, base: base) },
+                         shapes: spec.shapes.map(\.rawValue), sizes: spec.sizes.map(\.name), themes: spec.themes.map(\.name),
+                         states: spec.states.map(\.rawValue), dynamicTypeSizes: spec.dynamicTypeSizes.map(\.short),
+                         scales: spec.scales, variantCount: spec.variants().count)
+        }
+    }
+
+    /// A `--only` filter as the report records it: `key=value,…` in key order, values sorted; nil when empty.
+    public static func filterText(_ filter: VariantFilter) -> String? {
+        let parts = VariantFilter.Key.allCases.compactMap { key in
+            filter.allowed[key].map { "\(key.rawValue)=\($0.sorted().joined(separator: ","))" }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    /// The folder (inside a report) where contact-sheet pictures go.
+    public static let imageFolder = "images"
+
+    /// Variant records for a plan; writes the @2x renders into `report/images/` for the contact
+    /// sheets (atomically; an unchanged picture is not rewritten).
+    /// `rasters` are the renders to write (empty when no pictures are wanted); `sizesFrom` gives the sizes.
+    public static func variantRecords(_ plan: Plan, rasters: [Raster], report: URL?, jobs: Int, sizesFrom: [Raster]) throws -> [VariantRecord] {
+        let items = plan.items
+        let written = parallelMap(items.count, jobs: jobs) { i -> Result<String?, InputError> in
+            let v = items[i].variant
+            guard let report, v.scale == 2 else { return .success(nil) }
+            let rel = "\(imageFolder)/\(v.fileName("png"))"
+            do {
+                try writeIfChanged(try rasters[i].pngData(), to: report.appendingPathComponent(rel))
+                return .success(rel)
+            } catch let e as InputError {
+                return .failure(e)
+            } catch {
+                return .failure(InputError(file: report.appendingPathComponent(rel).path, message: "\(error)"))
+            }
+        }
+        var out: [VariantRecord] = []
+        for (i, item) in items.enumerated() {
+            let v = item.variant
+            out.append(VariantRecord(index: item.index, id: v.id, preset: v.preset, component: v.component,
+                                     dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue, scale: v.scale,
+                                     image: try written[i].get(), width: sizesFrom[i].width, height: sizesFrom[i].height))
+        }
+        return out
+    }
+
+    /// Puts findings and snapshots in one canonical order, so a run and merged shards agree byte for byte.
+    public mutating func canonicalize() {
+        let presetOrder = Dictionary(uniqueKeysWithValues: presets.enumerated().map { ($1.name, $0) })
+        let ruleOrder = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
+        variants.sort { $0.index < $1.index }
+        findings.sort { a, b in
+            let ka = (presetOrder[a.preset] ?? Int.max, ruleOrder[a.rule] ?? Int.max)
+            let kb = (presetOrder[b.preset] ?? Int.max, ruleOrder[b.rule] ?? Int.max)
+            if ka != kb { return ka < kb }
+            if a.variant != b.variant { return a.variant < b.variant }
+            if a.subject != b.subject { return a.subject < b.subject }
+            return a.message < b.message
+        }
+        if var s = snapshots {
+            let order = Dictionary(variants.map { ($0.id, $0.index) }, uniquingKeysWith: { a, _ in a })
+            var seen = Set<String>()
+            s.results = s.results.filter { seen.insert("\($0.id)|\($0.status)").inserted }
+            s.results.sort { a, b in
+                let ia = order[a.id] ?? Int.max, ib = order[b.id] ?? Int.max
+                return ia != ib ? ia < ib : a.id < b.id
+            }
+            snapshots = s
+        }
+    }
+
+    /// Writes the chosen formats into `folder` (atomically, each file whole).
+    public func write(to folder: URL, formats: [ReportFormat]) throws {
+        // JUnit attachments are read relative to the working folder, not to the report folder.
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let dir = folder.standardizedFileURL.path
+        let attachmentBase = dir == cwd.standardizedFileURL.path ? "" : relativePath(dir, base: cwd)
+        for format in formats {
+            let data: Data
+            switch format {
+            case .json: data = try jsonData()
+            case .html: data = Data(html().utf8)
+            case .junit: data = Data(junitXML(attachmentBase: attachmentBase).utf8)
+            case .sarif: data = try sarifData()
+            case .markdown: data = Data(markdown().utf8)
+            }
+            try writeIfChanged(data, to: folder.appendingPathComponent(format.fileName))
+        }
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+import GlyphSnapshot
+
+/// Everything one run found, in a form that is written to `report.json` and read back by
+/// `merge-reports`: every other report (HTML, JUnit, SARIF, Markdown) is made from this alone.
+/// The format is documented in docs/report-format.md; `schema` names its version.
+public struct RunReport: Codable, Sendable, Equatable {
+    public static let currentSchema = "glyphaudit-report/1"
+
+    public var schema: String = RunReport.currentSchema
+    public var tool: String
+    /// `I/N` when this is one shard of a run; nil for a whole run (and after merging).
+    public var shard: String?
+    /// The findings' fail level the run used (`error`, `warning`, `never`).
+    public var failOn: String
+    /// Variants selected in the whole run (all shards together).
+    public var selected: Int
+    /// The run's `--only` filter, normalized (`key=value,…` by key, values sorted); nil when none.
+    /// With `presets` it names the selection, so `merge-reports` can tell shards of different runs apart.
+    public var filter: String?
+    public var presets: [PresetRecord]
+    public var variants: [VariantRecord]
+    public var findings: [Finding]
+    /// nil when snapshots were not checked.
+    public var snapshots: SnapshotSection?
+    public var rules: [RuleRecord]
+
+    public init(tool: String, shard: String? = nil, failOn: String, selected: Int, filter: String? = nil, presets: [PresetRecord],
+                variants: [VariantRecord], findings: [Finding], snapshots: SnapshotSection?, rules: [RuleRecord]) {
+        self.tool = tool
+        self.shard = shard
+        self.failOn = failOn
+        self.selected = selected
+        self.filter = filter
+        self.presets = presets
+        self.variants = variants
+        self.findings = findings
+        self.snapshots = snapshots
+        self.rules = rules
+    }
+}
+
+public struct PresetRecord: Codable, Sendable, Equatable {
+    public var name: String
+    public var control: String
+    public var description: String
+    /// The spec file (relative to the working directory when possible; `Assets/…` for built-ins).
+    public var source: String
+    public var tokens: String?
+    public var shapes: [String]
+    public var sizes: [String]
+    public var themes: [String]
+    public var states: [String]
+    public var dynamicTypeSizes: [String]
+    public var scales: [Int]
+    /// Variants in the whole (unsharded, unfiltered) matrix.
+    public var variantCount: Int
+}
+
+public struct VariantRecord: Codable, Sendable, Equatable {
+    /// Position in the whole selected matrix (the same in every shard); orders merged reports.
+    public var index: Int
+    public var id: String
+    public var preset: String
+    public var component: String
+    public var dynamicType: String
+    public var theme: String
+    public var state: String
+    public var scale: Int
+    /// The render in the report folder (written for @2x variants, for the contact sheet).
+    public var image: String?
+    public var width: Int
+    public var height: Int
+
+    package init(index: Int, id: String, preset: String, component: String, dynamicType: String, theme: String, state: String, scale: Int, image: String? = nil, width: Int, height: Int) {
+        self.index = index
+        self.id = id
+        self.preset = preset
+        self.component = component
+        self.dynamicType = dynamicType
+        self.theme = theme
+        self.state = state
+        self.scale = scale
+        self.image = image
+        self.width = width
+        self.height = height
+    }
+}
+
+extension Finding {
+    /// Whether the finding covers a variant id: `*` matches any value of a part, and a finding with
+    /// `dynamicTypeSizes` covers those sizes only.
+    public func covers(_ id: String) -> Bool {
+        let other = VariantID(parsing: id)
+        guard variant.contains("*") ? self.id.covers(other) : variant == id else { return false }
+        guard let sizes = dynamicTypeSizes else { return true }
+        return sizes.contains { $0.short == other.dynamicType }
+    }
+}
+
+public struct SnapshotSection: Codable, Sendable, Equatable {
+    public var folder: String
+    public var results: [SnapshotRecord]
+
+    public init(folder: String, results: [SnapshotRecord]) {
+        self.folder = folder
+        self.results = results
+    }
+}
+
+public struct SnapshotRecord: Codable, Sendable, Equatable {
+    public var id: String
+    public var status: SnapshotResult.Status
+    public var failed: Bool
+    public var baseline: String
+    public var action: SnapshotResult.Action?
+    public var message: String?
+    public var mismatchedPixels: Int?
+    public var mismatchRatio: Double?
+    public var maxDelta: Double?
+    public var expectedSize: [Int]?
+    public var actualSize: [Int]?
+    /// expected / actual / diff pictures, relative to the report folder.
+    public var expected: String?
+    public var actual: String?
+    public var diff: String?
+    /// The three in one picture (expected | diff | actual), relative to the report folder.
+    public var sideBySide: String?
+
+    public init(id: String, status: SnapshotResult.Status, failed: Bool, baseline: String, action: SnapshotResult.Action? = nil, message: String? = nil,
+                mismatchedPixels: Int? = nil, mismatchRatio: Double? = nil, maxDelta: Double? = nil,
+                expectedSize: [Int]? = nil, actualSize: [Int]? = nil, expected: String? = nil, actual: String? = nil,
+                diff: String? = nil, sideBySide: String? = nil) {
+        self.id = id
+        self.status = status
+        self.failed = failed
+        self.baseline = baseline
+        self.action = action
+        self.message = message
+        self.mismatchedPixels = mismatchedPixels
+        self.mismatchRatio = mismatchRatio
+        self.maxDelta = maxDelta
+        self.expectedSize = expectedSize
+        self.actualSize = actualSize
+        self.expected = expected
+        self.actual = actual
+        self.diff = diff
+        self.sideBySide = sideBySide
+    }
+}
+
+public struct RuleRecord: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var criterion: String?
+    /// The severity of a failure under the run's configuration (`off`: the rule did not run).
+    public var severity: ConfiguredSeverity
+    public var summary: String
+    public var fix: String
+}
+
+/// Finds the findings that cover a variant id quickly: each id is read into its parts once.
+struct FindingMatcher {
+    private let patterns: [(index: Int, id: VariantID, sizes: Set<String>?)]
+
+    init(_ findings: [Finding], where keep: (Finding) -> Bool = { _ in true }) {
+        patterns = findings.enumerated().filter { keep($0.element) }.map {
+            ($0.offset, $0.element.id, $0.element.dynamicTypeSizes.map { Set($0.map(\.short)) })
+        }
+    }
+
+    /// Indices (into the findings given) of those covering `id` (see `Finding.covers`);
+    /// `anyScale` ignores the scale part.
+    func matches(_ id: String, anyScale: Bool = false) -> [Int] {
+        let v = VariantID(parsing: id)
+        return patterns.filter { p in
+            guard p.id.covers(v, anyScale: anyScale) else { return false }
+            if let sizes = p.sizes, !sizes.contains(v.dynamicType) { return false }
+            return true
+        }.map(\.index)
+    }
+}
+
+extension RunReport {
+    public struct Counts: Sendable, Equatable {
+        public var variants = 0
+        public var errors = 0
+        public var warnings = 0
+        public var infos = 0
+        public var accepted = 0
+        public var byRule: [String: [String: Int]] = [:]
+        public var snapshotMismatches = 0
+        public var snapshotNew = 0
+        public var snapshotStale = 0
+        public var snapshotFailed = 0
+        public var snapshotMatches = 0
+    }
+
+    public var counts: Counts {
+        var c = Counts()
+        c.variants = variants.count
+        for f in findings {
+            if f.accepted != nil { c.accepted += 1; continue }
+            switch f.severity {
+            case .error: c.errors += 1
+            case .warning: c.warnings += 1
+            default: c.infos += 1
+            }
+            c.byRule[f.rule, default: [:]][f.severity.rawValue, default: 0] += 1
+        }
+        for s in snapshots?.results ?? [] {
+            switch s.status {
+            case .match: c.snapshotMatches += 1
+            case .mismatch: c.snapshotMismatches += 1
+            case .new: c.snapshotNew += 1
+            case .stale: c.snapshotStale += 1
+            default: break
+            }
+            if s.failed { c.snapshotFailed += 1 }
+        }
+        return c
+    }
+
+    /// Findings that fail the run at its fail level (accepted ones never do).
+    public var failingFindings: [Finding] {
+        findings.filter { f in
+            guard f.accepted == nil else { return false }
+            switch failOn {
+            case "never": return false
+            case "warning": return f.severity >= .warning
+            default: return f.severity == .error
+            }
+        }
+    }
+
+    /// 0 clean, 1 findings at the fail level or failed snapshots.
+    public var exitStatus: Int32 {
+        failingFindings.isEmpty && counts.snapshotFailed == 0 ? 0 : 1
+    }
+
+    public var passed: Bool { exitStatus == 0 }
+
+    /// The report as JSON: sorted keys, two-space indent, so equal reports are equal bytes.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    public static func read(_ url: URL) throws(InputError) -> RunReport {
+        let data: Data
+        do { data = try InputFile.read(url.path, limit: Limits.reportFileBytes, what: "report") } catch {
+            throw InputError(file: url.path, message: error.missing ? "cannot read the report (no report.json here?)" : error.message)
+        }
+        let report: RunReport
+        do { report = try JSONDecoder().decode(RunReport.self, from: data) } catch {
+            throw InputError(file: url.path, message: "not a glyphaudit report: \(error)")
+        }
+        guard report.schema == currentSchema else {
+            throw InputError(file: url.path, keyPath: "schema", message: "report schema \(report.schema); this tool reads \(currentSchema)")
+        }
+        return report
+    }
+}

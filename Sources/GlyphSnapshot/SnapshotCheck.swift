@@ -1,0 +1,318 @@
+import Foundation
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+
+/// How renders are compared with their baselines.
+public struct SnapshotOptions: Sendable, Equatable {
+    /// The per-pixel comparison (threshold, anti-aliasing detection, diff image colours).
+    public var pixelmatch: PixelmatchOptions
+    /// Most pixels allowed to differ (`--max-diff-pixels`); nil = not set.
+    public var maxDiffPixels: Int?
+    /// Largest share of pixels allowed to differ, 0...1 (`--max-diff-ratio`); nil = not set.
+    public var maxDiffRatio: Double?
+
+    public init(pixelmatch: PixelmatchOptions = .init(), maxDiffPixels: Int? = nil, maxDiffRatio: Double? = nil) {
+        self.pixelmatch = pixelmatch
+        self.maxDiffPixels = maxDiffPixels
+        self.maxDiffRatio = maxDiffRatio
+    }
+
+    /// Whether a difference passes the gates: the sizes are equal and the mismatched pixels are
+    /// within every gate that is set; with no gate set, no pixel may differ.
+    public func passes(_ d: ImageDifference) -> Bool {
+        guard d.sameSize else { return false }
+        if maxDiffPixels == nil && maxDiffRatio == nil { return d.mismatchedPixels == 0 }
+        if let maxDiffPixels, d.mismatchedPixels > maxDiffPixels { return false }
+        if let maxDiffRatio, d.mismatchRatio > maxDiffRatio { return false }
+        return true
+    }
+}
+
+/// Which baseline writes a check may make. Without any, a check writes no baseline.
+public struct SnapshotWrites: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Write the baselines that are missing.
+    public static let record = SnapshotWrites(rawValue: 1)
+    /// Rewrite the baselines that fail the comparison (and only those).
+    public static let update = SnapshotWrites(rawValue: 2)
+    /// Delete stale baselines.
+    public static let prune = SnapshotWrites(rawValue: 4)
+}
+
+/// The outcome for one variant (or, for a stale baseline, one file).
+public struct SnapshotResult: Sendable, Equatable, Codable {
+    public enum Status: String, Sendable, Codable, CaseIterable {
+        /// The render equals the baseline within the gates.
+        case match
+        /// The render differs beyond the gates, or has another size.
+        case mismatch
+        /// There is no baseline for this variant.
+        case new
+        /// A baseline in the checker's stale scope (see `StaleScope`) that no variant of the run's
+        /// specs produces.
+        case stale
+        /// The baseline is there but cannot be read as a PNG.
+        case unreadable
+    }
+
+    /// The baseline write this check made.
+    public enum Action: String, Sendable, Codable {
+        case recorded, updated, pruned
+    }
+
+    /// Pictures written for a mismatch.
+    public struct Outputs: Sendable, Equatable, Codable {
+        public var actual: String
+        public var diff: String
+        public var sideBySide: String
+    }
+
+    /// The variant id; for a stale baseline its path relative to the snapshot folder, without `.png`.
+    public var id: String
+    public var status: Status
+    /// The baseline file.
+    public var baseline: String
+    public var action: Action?
+    /// The numbers, for `match` and `mismatch`.
+    public var difference: ImageDifference?
+    /// Why an `unreadable` baseline cannot be read.
+    public var message: String?
+    /// The pictures written for a mismatch (when an output folder is set).
+    public var outputs: Outputs?
+    /// A file that could not be written or deleted (a runtime failure).
+    public var writeError: String?
+
+    public init(id: String, status: Status, baseline: String, action: Action? = nil,
+                difference: ImageDifference? = nil, message: String? = nil, outputs: Outputs? = nil,
+                writeError: String? = nil) {
+        self.id = id
+        self.status = status
+        self.baseline = baseline
+        self.action = action
+        self.difference = difference
+        self.message = message
+        self.outputs = outputs
+        self.writeError = writeError
+    }
+
+    /// A match whose pixels are not identical: they differ, but within the threshold, as
+    /// anti-aliasing, or within the gates.
+    public var withinTolerance: Bool { status == .match && difference.map { !$0.identical } == true }
+
+    /// Whether this result fails a check: a mismatch not updated, a new variant not recorded, an
+    /// unreadable baseline, or a failed write. Stale baselines do not fail a check.
+    public var failed: Bool {
+        if writeError != nil { return true }
+        switch status {
+        case .match, .stale: return false
+        case .mismatch: return action != .updated
+        case .new: return action != .recorded
+        case .unreadable: return true
+        }
+    }
+}
+
+/// Every result of a check, in plan order, stale baselines last.
+public struct SnapshotReport: Sendable, Equatable, Codable {
+    public var snapshots: String
+    public var results: [SnapshotResult]
+
+    public struct Counts: Sendable, Equatable, Codable {
+        public var variants = 0
+        public var match = 0
+        /// Of the matches, those whose pixels differ within tolerance (not identical).
+        public var withinTolerance = 0
+        public var mismatch = 0
+        public var new = 0
+        public var stale = 0
+        public var unreadable = 0
+        public var recorded = 0
+        public var updated = 0
+        public var pruned = 0
+        public var writeErrors = 0
+    }
+
+    public var counts: Counts {
+        var c = Counts()
+        for r in results {
+            if r.status != .stale { c.variants += 1 }
+            switch r.status {
+            case .match:
+                c.match += 1
+                if r.withinTolerance { c.withinTolerance += 1 }
+            case .mismatch: c.mismatch += 1
+            case .new: c.new += 1
+            case .stale: c.stale += 1
+            case .unreadable: c.unreadable += 1
+            }
+            switch r.action {
+            case .recorded: c.recorded += 1
+            case .updated: c.updated += 1
+            case .pruned: c.pruned += 1
+            case nil: break
+            }
+            if r.writeError != nil { c.writeErrors += 1 }
+        }
+        return c
+    }
+
+    public var failed: Bool { results.contains { $0.failed } }
+
+    /// The exit status of `glyphaudit check`: 2 for an unreadable baseline or a failed write, 1 for
+    /// a mismatch or a new variant that was not written, else 0.
+    public var exitStatus: Int32 {
+        if results.contains(where: { $0.status == .unreadable || $0.writeError != nil }) { return 2 }
+        return failed ? 1 : 0
+    }
+
+    package init(snapshots: String, results: [SnapshotResult]) {
+        self.snapshots = snapshots
+        self.results = results
+    }
+}
+
+/// Which baselines a check may call stale. Either way a PNG is stale only when no variant of the
+/// **full, unfiltered** matrix of the run's specs produces it, so a filter (`--only`) or a shard never
+/// makes a baseline stale.
+public enum StaleScope: Sendable, Equatable {
+    /// Only PNGs under `<root>/<name>/` for each spec of the run. For a selection the user picked
+    /// (`--preset`, `--spec`): other presets' folders and the root are none of the run's business.
+    case specFolders
+    /// Every PNG under the root, the root itself and the folders of presets that no longer exist
+    /// included. For the default selection (every built-in preset), which owns the whole folder.
+    case wholeFolder
+}
+
+/// Compares renders with their baselines, writes the pictures of mismatches, and makes the
+/// baseline writes it is allowed to (`writes`).
+public struct SnapshotChecker: Sendable {
+    public var store: SnapshotStore
+    /// Where the pictures of mismatches go (`<id>.actual.png`, `.diff.png`, `.sidebyside.png`); nil = nowhere.
+    public var output: URL?
+    public var options: SnapshotOptions
+    public var writes: SnapshotWrites
+    /// Where stale baselines are looked for.
+    public var staleScope: StaleScope
+
+    public init(store: SnapshotStore, output: URL?, options: SnapshotOptions = .init(), writes: SnapshotWrites = [],
+                staleScope: StaleScope = .specFolders) {
+        self.store = store
+        self.output = output
+        self.options = options
+        self.writes = writes
+        self.staleScope = staleScope
+    }
+
+    /// Checks one render against its baseline. Safe to call from many threads at once.
+    public func check(_ variant: Variant, actual: Raster) -> SnapshotResult {
+        let relative = store.relativePath(of: variant)
+        var result = SnapshotResult(id: variant.id, status: .match, baseline: store.url(relativePath: relative).path)
+        switch store.baseline(relativePath: relative) {
+        case .missing:
+            result.status = .new
+            if writes.contains(.record) {
+                do {
+                    try store.write(actual, relativePath: relative)
+                    result.action = .recorded
+                } catch {
+                    result.writeError = "\(error)"
+                }
+            }
+        case .unreadable(let message):
+            result.status = .unreadable
+            result.message = message
+        case .image(let expected):
+            // The fast path: identical pixels, one memory comparison.
+            if ImageComparator.samePixels(expected, actual) {
+                result.difference = .identical(PixelSize(actual))
+                return result
+            }
+            let wantImages = output != nil
+            let (difference, diff) = ImageComparator.compare(expected: expected, actual: actual,
+                                                             options: options.pixelmatch, diffImage: wantImages)
+            result.difference = difference
+            if options.passes(difference) { return result }
+            result.status = .mismatch
+            if output != nil, let problem = ImageComparator.canvasProblem(expected, actual) {
+                result.writeError = "\(variant.id): \(problem)"
+            }
+            if let output, let diff {
+                do {
+                    result.outputs = try writePictures(variant.id, expected: expected, diff: diff, actual: actual, into: output)
+                } catch {
+                    result.writeError = "\(error)"
+                }
+            }
+            if writes.contains(.update) {
+                do {
+                    try store.write(actual, relativePath: relative)
+                    result.action = .updated
+                } catch {
+                    result.writeError = "\(error)"
+                }
+            }
+        }
+        return result
+    }
+
+    func writePictures(_ id: String, expected: Raster, diff: Raster, actual: Raster,
+                       into folder: URL) throws -> SnapshotResult.Outputs {
+        let actualURL = folder.appendingPathComponent("\(id).actual.png")
+        let diffURL = folder.appendingPathComponent("\(id).diff.png")
+        let sideURL = folder.appendingPathComponent("\(id).sidebyside.png")
+        try AtomicFile.write(try actual.pngData(), to: actualURL)
+        try AtomicFile.write(try diff.pngData(), to: diffURL)
+        let side = ImageComparator.sideBySide(expected: expected, diff: diff, actual: actual)
+        try AtomicFile.write(try side.pngData(), to: sideURL)
+        return .init(actual: actualURL.path, diff: diffURL.path, sideBySide: sideURL.path)
+    }
+
+    /// The baselines in `staleScope` (the folders of `specs`, or the whole snapshot folder) that no
+    /// variant of the specs' full (unfiltered) matrix produces; deleted when `writes` contains `.prune`.
+    public func staleBaselines(of specs: [Spec]) -> [SnapshotResult] {
+        var expected = Set<String>()
+        for spec in specs {
+            for v in spec.variants() { expected.insert(store.relativePath(of: v)) }
+        }
+        let files: [String]
+        switch staleScope {
+        case .specFolders: files = store.baselineFiles(inFolders: specs.map(\.name))
+        case .wholeFolder: files = PNGFiles.list(under: store.root)
+        }
+        return files.filter { !expected.contains($0) }.map { relative in
+            var result = SnapshotResult(id: String(relative.dropLast(4)), status: .stale,
+                                        baseline: store.url(relativePath: relative).path)
+            if writes.contains(.prune) {
+                do {
+                    try store.remove(relativePath: relative)
+                    result.action = .pruned
+                } catch {
+                    result.writeError = "\(error)"
+                }
+            }
+            return result
+        }
+    }
+
+    /// Renders every item of the plan on `jobs` threads with `render`, checks each against its
+    /// baseline (one render in memory per thread), then looks for stale baselines (in `staleScope`).
+    public func run(_ plan: Plan, jobs: Int, render: @Sendable (PlannedVariant) -> Raster) -> SnapshotReport {
+        let items = plan.items
+        let results = parallelMap(items.count, jobs: jobs) { i in
+            check(items[i].variant, actual: render(items[i]))
+        }
+        return SnapshotReport(snapshots: store.root.path, results: results + staleBaselines(of: plan.specs))
+    }
+
+    /// The same with renders already made (`rasters` index-aligned with `plan.items`, as
+    /// `Plan.renderAll` returns them), for a run that also audits them.
+    public func run(_ plan: Plan, rasters: [Raster], jobs: Int) -> SnapshotReport {
+        precondition(rasters.count == plan.items.count, "one raster per planned variant")
+        let items = plan.items
+        let results = parallelMap(items.count, jobs: jobs) { i in check(items[i].variant, actual: rasters[i]) }
+        return SnapshotReport(snapshots: store.root.path, results: results + staleBaselines(of: plan.specs))
+    }
+}
