@@ -1,7 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// Swift 6 mode; in release builds the optimizer may inline across the targets (the colour science
+/// and the pixel accessors sit in lower targets than the loops that call them).
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 /// Every library target, for the executables and tests that use them all.
 let libraries: [Target.Dependency] = ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot",
                                       "GlyphReport", "GlyphExport", "GlyphPipeline"]

@@ -149,3 +149,46 @@ public enum Pipeline {
         return order.map { slices[$0]! }
     }
 }
+
+/// The files `render` writes for each variant.
+public enum RenderFileFormat: String, Sendable, CaseIterable {
+    case png, svg, pdf
+}
+
+extension Pipeline {
+    /// Writes every variant of the plan in each format into `folder` (`<variant file name>.<format>`,
+    /// atomically), one variant per thread at a time. Returns what failed, as `<id>: <error>`.
+    public static func writeFiles(_ plan: Plan, formats: [RenderFileFormat], into folder: URL, jobs: Int) -> [String] {
+        let items = plan.items
+        return parallelMap(items.count, jobs: jobs) { i -> String? in
+            let item = items[i]
+            do {
+                for format in formats {
+                    let data: Data
+                    switch format {
+                    case .png: data = try Renderer.raster(item.layout, spec: item.spec).pngData()
+                    case .svg: data = Renderer.vector(item.layout, spec: item.spec, format: .svg)
+                    case .pdf: data = Renderer.vector(item.layout, spec: item.spec, format: .pdf)
+                    }
+                    try AtomicFile.write(data, to: folder.appendingPathComponent(item.variant.fileName(format.rawValue)))
+                }
+                return nil
+            } catch {
+                return "\(item.variant.id): \(error)"
+            }
+        }.compactMap { $0 }
+    }
+
+    /// One contact sheet per preset, shape and size of the plan's specs (@2x), as `<preset>-<component>.png`.
+    public static func writeContactSheets(_ plan: Plan, into folder: URL) throws {
+        for spec in plan.specs {
+            for shape in spec.shapes {
+                for size in spec.sizes {
+                    let name = spec.control == .switch ? "switch-\(size.name)" : "\(shape.rawValue)-\(size.name)"
+                    let png = try ContactSheet.make(spec: spec, shape: shape, size: size.name).pngData(.small)
+                    try AtomicFile.write(png, to: folder.appendingPathComponent("\(spec.name)-\(name).png"))
+                }
+            }
+        }
+    }
+}

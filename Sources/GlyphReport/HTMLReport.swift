@@ -13,227 +13,15 @@ extension RunReport {
     static let sheetWidth = 1360
 
     public func html() -> String {
+        let page = HTMLPage(self)
         var h = HTMLBuilder()
-        let c = counts
-        let status = passed ? "Passed" : "Failed"
-        let shown = presetsInReport
-        let groups = findingGroups(shown)
-        h.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        h.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        h.raw("<title>glyphaudit report — \(status)</title>\n<style>\(HTMLBuilder.css)</style>\n</head>\n<body>\n")
-        h.raw("<a class=\"skip\" href=\"#main\">Skip to the report</a>\n")
-        h.raw("<header class=\"top\"><div class=\"wrap\"><h1>glyphaudit report</h1>")
-        h.raw("<p class=\"status \(passed ? "pass" : "fail")\"><span aria-hidden=\"true\">\(passed ? "✓" : "✕")</span> \(status)")
-        h.raw(" <span class=\"muted\">fails on \(h.e(failOn)) · \(h.e(tool))\(shard.map { " · shard \(h.e($0))" } ?? "")</span></p></div></header>\n")
-        h.raw("<main id=\"main\" class=\"wrap\">\n")
-
-        // Overview
-        h.raw("<section aria-labelledby=\"overview\"><h2 id=\"overview\">Overview</h2>\n<ul class=\"cards\">\n")
-        h.card("Variants", "\(c.variants)", "rendered and audited")
-        h.card("Errors", "\(c.errors)", "findings", tone: c.errors > 0 ? "bad" : "good")
-        h.card("Warnings", "\(c.warnings)", "findings", tone: c.warnings > 0 ? "warn" : "good")
-        h.card("Info", "\(c.infos)", c.accepted > 0 ? "findings · \(c.accepted) accepted" : "findings")
-        if snapshots != nil {
-            let changes = c.snapshotMismatches + c.snapshotNew + c.snapshotStale
-            h.card("Snapshot changes", "\(changes)", "\(c.snapshotMismatches) changed · \(c.snapshotNew) new · \(c.snapshotStale) stale",
-                   tone: c.snapshotFailed > 0 ? "bad" : "good")
-        }
-        h.raw("</ul>\n")
-        h.raw("<table class=\"counts\"><caption>Findings by preset and rule (errors / warnings / info)</caption>\n<thead><tr><th scope=\"col\">Preset</th>")
-        let ruleIDs = rules.map(\.id)
-        for r in ruleIDs {
-            let anchor = groups.lazy.flatMap(\.rules).first { $0.rule.id == r }?.anchor
-            h.raw(anchor.map { "<th scope=\"col\"><a href=\"#\(h.e($0))\">\(h.e(r))</a></th>" } ?? "<th scope=\"col\">\(h.e(r))</th>")
-        }
-        h.raw("</tr></thead>\n<tbody>\n")
-        for p in shown {
-            h.raw("<tr><th scope=\"row\"><a href=\"#preset-\(h.e(p.name))\">\(h.e(p.name))</a></th>")
-            let pg = groups.first { $0.preset == p.name }?.rules ?? []
-            for r in ruleIDs {
-                let fs = findings.filter { $0.preset == p.name && $0.rule == r && $0.accepted == nil }
-                let e = fs.filter { $0.severity == .error }.count, w = fs.filter { $0.severity == .warning }.count
-                let i = fs.count - e - w
-                let cls = e > 0 ? "bad" : w > 0 ? "warn" : "ok"
-                let text = "\(e) / \(w) / \(i)"
-                if fs.isEmpty {
-                    h.raw("<td class=\"ok\"><span class=\"muted\" title=\"no findings\">—</span></td>")
-                } else if let anchor = pg.first(where: { $0.rule.id == r })?.anchor {
-                    h.raw("<td class=\"\(cls)\"><a href=\"#\(h.e(anchor))\">\(text)</a></td>")
-                } else {
-                    h.raw("<td class=\"\(cls)\">\(text)</td>")
-                }
-            }
-            h.raw("</tr>\n")
-        }
-        h.raw("</tbody></table>\n")
-        if shown.count < presets.count {
-            let others = presets.filter { p in !shown.contains { $0.name == p.name } }.map(\.name)
-            h.raw("<p class=\"muted\">Not in this \(shard == nil ? "run" : "shard") (no variant selected): \(h.e(others.joined(separator: ", "))).</p>\n")
-        }
-        h.raw("</section>\n")
-
-        // Filters
-        let themes = orderedUnique(shown.flatMap(\.themes)).filter { t in variants.contains { $0.theme == t } }
-        let dts = DynamicTypeSize.allCases.map(\.short).filter { s in variants.contains { $0.dynamicType == s } }
-        h.raw("<section aria-labelledby=\"filters\" class=\"filters\"><h2 id=\"filters\">Filters</h2>\n<form id=\"filter-form\" onsubmit=\"return false\">\n")
-        h.select("preset", "Preset", shown.map(\.name))
-        h.select("rule", "Rule", ruleIDs)
-        h.select("severity", "Severity", ["error", "warning", "info"])
-        h.select("theme", "Theme", themes)
-        h.select("dt", "Dynamic Type size", dts)
-        h.raw("<p class=\"filter-note\" id=\"filter-count\" role=\"status\" aria-live=\"polite\"></p>\n</form></section>\n")
-
-        // Contact sheets
-        var cardOf: [Int: Int] = [:]
-        for g in groups { for r in g.rules { for fold in r.folds { for i in fold { cardOf[i] = fold[0] } } } }
-        let findingsByVariant = variantFindingIndex()
-        let changedSnapshots = (snapshots?.results ?? []).filter { $0.status != .match }
-        var snapshotsByPicture: [String: [Int]] = [:]
-        for (n, s) in changedSnapshots.enumerated() where s.status != .stale {
-            snapshotsByPicture[Self.pictureID(s.id), default: []].append(n)
-        }
-        h.raw("<section aria-labelledby=\"sheets\"><h2 id=\"sheets\">Contact sheets</h2>\n")
-        h.raw("<p class=\"muted\">Each cell is the @2x render on its own surface. Cells with findings are outlined "
-              + "(solid: error, dashed: warning, dotted: info) and link to them; the Rule and Severity filters outline "
-              + "only the cells with a matching finding and dim the others. "
-              + "<span class=\"snap-badge\">snapshot</span> marks a render whose baseline changed, is new or is unreadable.</p>\n")
-        for p in shown {
-            let pv = variants.filter { $0.preset == p.name && $0.image != nil }
-            if pv.isEmpty { continue }
-            h.raw("<section class=\"preset\" id=\"preset-\(h.e(p.name))\" data-preset=\"\(h.e(p.name))\"><h3>\(h.e(p.name))</h3>\n")
-            if !p.description.isEmpty { h.raw("<p class=\"muted\">\(h.e(p.description))</p>\n") }
-            for comp in orderedUnique(pv.map(\.component)) {
-                let cv = pv.filter { $0.component == comp }
-                let columns = p.themes.flatMap { t in p.states.map { (theme: t, state: $0) } }
-                    .filter { col in cv.contains { $0.theme == col.theme && $0.state == col.state } }
-                let rows = dts.filter { dt in cv.contains { $0.dynamicType == dt } }
-                let sheet = SheetContext(findings: findings, byVariant: findingsByVariant, cardOf: cardOf,
-                                         snapshots: changedSnapshots, snapshotsByPicture: snapshotsByPicture)
-                // Columns theme × state at the renders' own size when they fit the page; else the table
-                // takes the page width in equal columns and the renders wider than a column are scaled
-                // down to it (the small sizes keep their size, so every cell stays readable).
-                h.raw("<div class=\"sheet-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"\(h.e(p.name)) \(h.e(comp)) contact sheet\">\n")
-                sheet.table(&h, caption: "\(comp) · @2x", columns: columns, rows: rows, variants: cv,
-                            fit: Self.naturalWidth(columns, cv) > Self.sheetWidth)
-                h.raw("</div>\n")
-            }
-            h.raw("</section>\n")
-        }
-        h.raw("</section>\n")
-
-        // Findings: per preset, errors first, then warnings, then info; within a severity by rule.
-        h.raw("<section aria-labelledby=\"findings\"><h2 id=\"findings\">Findings</h2>\n")
-        if findings.isEmpty { h.raw("<p>No findings.</p>\n") }
-        for g in groups {
-            let p = presets.first { $0.name == g.preset }
-            h.raw("<section class=\"finding-group\" data-preset=\"\(h.e(g.preset))\"><h3>\(h.e(g.preset))</h3>\n")
-            for rg in g.rules {
-                let rule = rg.rule
-                let count = rg.folds.reduce(0) { $0 + $1.count }
-                h.raw("<section class=\"rule-group\" data-rule=\"\(h.e(rule.id))\" data-severity=\"\(h.e(rg.severity.rawValue))\">")
-                h.raw("<h4 id=\"\(h.e(rg.anchor))\"><span class=\"badge \(h.e(rg.severity.rawValue))\">\(h.e(Self.severityTitle(rg.severity, count)))</span> ")
-                h.raw("\(h.e(rule.title)) <code>\(h.e(rule.id))</code>")
-                if let cr = rule.criterion { h.raw(" <span class=\"muted\">WCAG \(h.e(cr))</span>") }
-                h.raw(" <span class=\"muted\">· \(count)</span></h4>\n")
-                h.raw("<details class=\"fix\"><summary>What it checks and how to fix it</summary><p>\(h.e(rule.summary))</p><p><strong>Fix:</strong> \(h.e(rule.fix))</p></details>\n")
-                for fold in rg.folds {
-                    let i = fold[0]
-                    let f = findings[i]
-                    let themesCovered = fold.map { findings[$0].id }.map { $0.theme.isEmpty ? VariantID.any : $0.theme }
-                    let theme = themesCovered.contains("*") ? (p?.themes ?? []).joined(separator: " ") : orderedUnique(themesCovered).joined(separator: " ")
-                    let sizes = dynamicTypeSizes(of: fold, preset: p)
-                    h.raw("<article class=\"finding sev-\(h.e(f.severity.rawValue))\" id=\"f-\(i)\" data-preset=\"\(h.e(f.preset))\" data-rule=\"\(h.e(f.rule))\" "
-                          + "data-severity=\"\(h.e(f.severity.rawValue))\" data-count=\"\(fold.count)\" data-theme=\"\(h.e(theme))\" data-dt=\"\(h.e(sizes.joined(separator: " ")))\">\n")
-                    h.raw("<p class=\"head\"><span class=\"badge \(h.e(f.severity.rawValue))\">\(h.e(f.severity.rawValue.capitalized))</span>")
-                    if f.accepted != nil { h.raw(" <span class=\"badge accepted\">Accepted</span>") }
-                    h.raw(" <code>\(h.e(f.variant))</code> <span class=\"muted\">\(h.e(f.subject))</span></p>\n")
-                    h.raw("<p class=\"message\">\(h.e(f.message))</p>\n")
-                    if let all = p?.dynamicTypeSizes, !sizes.isEmpty, sizes.count < all.count {
-                        h.raw("<p class=\"muted\">At Dynamic Type sizes \(h.e(sizes.joined(separator: ", "))) only.</p>\n")
-                    }
-                    if fold.count > 1 {
-                        h.raw("<details class=\"more\"><summary>The same finding in \(fold.count) variants</summary><ul>\n")
-                        for j in fold {
-                            let id = j == i ? "" : " id=\"f-\(j)\""
-                            h.raw("<li\(id)><code>\(h.e(findings[j].variant))</code> — \(h.e(findings[j].message))</li>\n")
-                        }
-                        h.raw("</ul></details>\n")
-                    }
-                    if let reason = f.accepted { h.raw("<p class=\"muted\">Accepted: \(h.e(reason))</p>\n") }
-                    if let l = f.location {
-                        var where_ = l.file + (l.line.map { ":\($0)" } ?? "")
-                        if let k = l.keyPath { where_ += " (\(k))" }
-                        if let t = l.token { where_ += " · token \(t)" + (l.tokenFile.map { " in \($0)" + (l.tokenLine.map { ":\($0)" } ?? "") } ?? "") }
-                        h.raw("<p class=\"muted\">Source: <code>\(h.e(where_))</code></p>\n")
-                    }
-                    if let ev = f.picturePath {
-                        h.raw("<figure><img src=\"\(h.e(ev))\" alt=\"Evidence for \(h.e(f.rule)) in \(h.e(f.variant)): \(h.e(f.message))\" loading=\"lazy\"><figcaption>Evidence</figcaption></figure>\n")
-                    }
-                    let nums = f.numbers.sorted { $0.key < $1.key }.map { "\($0.key) \(formatNumber($0.value))" }
-                        + f.values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-                    if !nums.isEmpty { h.raw("<p class=\"numbers\">\(h.e(nums.joined(separator: " · ")))</p>\n") }
-                    h.raw("</article>\n")
-                }
-                h.raw("</section>\n")
-            }
-            h.raw("</section>\n")
-        }
-        h.raw("</section>\n")
-
-        // Snapshots
-        if let snap = snapshots {
-            h.raw("<section aria-labelledby=\"snapshots\"><h2 id=\"snapshots\">Snapshot changes</h2>\n")
-            h.raw("<p class=\"muted\">Baselines in <code>\(h.e(snap.folder))</code>: \(c.snapshotMatches) match, \(c.snapshotMismatches) changed, \(c.snapshotNew) new, \(c.snapshotStale) stale.</p>\n")
-            let renders = Dictionary(variants.filter { $0.image != nil }.map { (Self.pictureID($0.id), $0) }, uniquingKeysWith: { a, _ in a })
-            for (n, s) in changedSnapshots.enumerated() {
-                let id = VariantID(parsing: s.id)
-                h.raw("<article class=\"snapshot\" id=\"s-\(n)\" data-preset=\"\(h.e(id.preset))\" data-theme=\"\(h.e(id.theme))\" data-dt=\"\(h.e(id.dynamicType))\">\n")
-                h.raw("<h3><code>\(h.e(s.id))</code> <span class=\"badge \(s.failed ? "error" : "info")\">\(h.e(s.status.rawValue))</span></h3>\n")
-                if let m = s.message { h.raw("<p>\(h.e(m))</p>\n") }
-                switch s.status {
-                case .new:
-                    if s.action == .recorded {
-                        h.raw("<p>There was no baseline; this run recorded the render below as <code>\(h.e(s.baseline))</code>.</p>\n")
-                    } else {
-                        h.raw("<p>No baseline yet (<code>\(h.e(s.baseline))</code>). If the render below is right, record it with "
-                              + "<code>glyphaudit check --record</code> (or <code>glyphaudit run --record</code>).</p>\n")
-                    }
-                case .stale:
-                    if s.action == .pruned {
-                        h.raw("<p>No variant makes this baseline any more; it was deleted.</p>\n")
-                    } else {
-                        h.raw("<p>No variant of the preset makes this baseline any more (<code>\(h.e(s.baseline))</code>). "
-                              + "Delete it with <code>glyphaudit check --prune</code>.</p>\n")
-                    }
-                default: break
-                }
-                if let e = s.expected, let a = s.actual {
-                    h.raw("<div class=\"compare\" data-compare><div class=\"stack\"><img src=\"\(h.e(e))\" alt=\"Expected (baseline) \(h.e(s.id))\"><img class=\"over\" src=\"\(h.e(a))\" alt=\"Actual render \(h.e(s.id))\"></div>\n")
-                    h.raw("<label>Slide between expected and actual <input type=\"range\" min=\"0\" max=\"100\" value=\"50\" data-slider></label> ")
-                    h.raw("<button type=\"button\" data-flip>Flip</button></div>\n")
-                }
-                let pics = [("Expected", s.expected), ("Diff", s.diff), ("Actual", s.actual)].compactMap { l, p in p.map { (l, $0) } }
-                if !pics.isEmpty {
-                    h.raw("<div class=\"triple\">")
-                    for (label, p) in pics { h.raw("<figure><img src=\"\(h.e(p))\" alt=\"\(label) \(h.e(s.id))\" loading=\"lazy\"><figcaption>\(label)</figcaption></figure>") }
-                    h.raw("</div>\n")
-                }
-                // A new variant has no baseline to compare with: show what would be recorded (the
-                // contact sheet's @2x render; for another scale, the same variant at @2x).
-                if s.status == .new, s.actual == nil, let v = renders[Self.pictureID(s.id)], let img = v.image {
-                    let scale = s.id.split(separator: "@").last.map(String.init) ?? ""
-                    let label = scale == "2x" ? "The render" : "The render at @2x (this baseline is @\(scale))"
-                    h.raw("<figure><img src=\"\(h.e(img))\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(h.e(label)) \(h.e(s.id))\" "
-                          + "loading=\"lazy\"><figcaption>\(h.e(label))</figcaption></figure>\n")
-                }
-                h.raw("</article>\n")
-            }
-            if changedSnapshots.isEmpty { h.raw("<p>Every baseline matches.</p>\n") }
-            h.raw("</section>\n")
-        }
-
-        h.raw("</main>\n<footer class=\"wrap muted\"><p>Made by \(h.e(tool)). Open this file straight from disk; it loads nothing from the network.</p></footer>\n")
-        h.raw("<script>\(HTMLBuilder.script)</script>\n</body>\n</html>\n")
+        page.head(&h)
+        page.overview(&h)
+        page.filters(&h)
+        page.contactSheets(&h)
+        page.findingSection(&h)
+        page.snapshotSection(&h)
+        page.footer(&h)
         return h.text
     }
 
@@ -357,6 +145,264 @@ private func orderedUnique(_ xs: [String]) -> [String] {
     return xs.filter { seen.insert($0).inserted }
 }
 
+/// The report's page, one section per function; what several sections share is computed once here.
+struct HTMLPage {
+    let report: RunReport
+    let shown: [PresetRecord]
+    let groups: [(preset: String, rules: [RunReport.RuleGroup])]
+    let dts: [String]
+    let changedSnapshots: [SnapshotRecord]
+
+    init(_ report: RunReport) {
+        self.report = report
+        shown = report.presetsInReport
+        groups = report.findingGroups(shown)
+        dts = DynamicTypeSize.allCases.map(\.short).filter { s in report.variants.contains { $0.dynamicType == s } }
+        changedSnapshots = (report.snapshots?.results ?? []).filter { $0.status != .match }
+    }
+
+    var c: RunReport.Counts { report.counts }
+    var ruleIDs: [String] { report.rules.map(\.id) }
+
+    func head(_ h: inout HTMLBuilder) {
+        let passed = report.passed
+        let status = passed ? "Passed" : "Failed"
+        let failOn = report.failOn, tool = report.tool, shard = report.shard
+        h.add("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        h.add("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        h.add("<title>glyphaudit report — \(status)</title>\n<style>\(HTML(trusted: HTMLBuilder.css))</style>\n</head>\n<body>\n")
+        h.add("<a class=\"skip\" href=\"#main\">Skip to the report</a>\n")
+        h.add("<header class=\"top\"><div class=\"wrap\"><h1>glyphaudit report</h1>")
+        h.add("<p class=\"status \(passed ? "pass" : "fail")\"><span aria-hidden=\"true\">\(passed ? "✓" : "✕")</span> \(status)")
+        h.add(" <span class=\"muted\">fails on \(failOn) · \(tool)\(shard.map { " · shard \($0)" } ?? "")</span></p></div></header>\n")
+        h.add("<main id=\"main\" class=\"wrap\">\n")
+    }
+
+    /// Counts by severity and snapshot status, and findings by preset and rule.
+    func overview(_ h: inout HTMLBuilder) {
+        let c = self.c, groups = self.groups, shown = self.shown, ruleIDs = self.ruleIDs
+        let snapshots = report.snapshots, findings = report.findings, presets = report.presets, shard = report.shard
+        h.add("<section aria-labelledby=\"overview\"><h2 id=\"overview\">Overview</h2>\n<ul class=\"cards\">\n")
+        h.card("Variants", "\(c.variants)", "rendered and audited")
+        h.card("Errors", "\(c.errors)", "findings", tone: c.errors > 0 ? "bad" : "good")
+        h.card("Warnings", "\(c.warnings)", "findings", tone: c.warnings > 0 ? "warn" : "good")
+        h.card("Info", "\(c.infos)", c.accepted > 0 ? "findings · \(c.accepted) accepted" : "findings")
+        if snapshots != nil {
+            let changes = c.snapshotMismatches + c.snapshotNew + c.snapshotStale
+            h.card("Snapshot changes", "\(changes)", "\(c.snapshotMismatches) changed · \(c.snapshotNew) new · \(c.snapshotStale) stale",
+                   tone: c.snapshotFailed > 0 ? "bad" : "good")
+        }
+        h.add("</ul>\n")
+        h.add("<table class=\"counts\"><caption>Findings by preset and rule (errors / warnings / info)</caption>\n<thead><tr><th scope=\"col\">Preset</th>")
+        for r in ruleIDs {
+            let anchor = groups.lazy.flatMap(\.rules).first { $0.rule.id == r }?.anchor
+            h.add(anchor.map { "<th scope=\"col\"><a href=\"#\($0)\">\(r)</a></th>" } ?? "<th scope=\"col\">\(r)</th>")
+        }
+        h.add("</tr></thead>\n<tbody>\n")
+        for p in shown {
+            h.add("<tr><th scope=\"row\"><a href=\"#preset-\(p.name)\">\(p.name)</a></th>")
+            let pg = groups.first { $0.preset == p.name }?.rules ?? []
+            for r in ruleIDs {
+                let fs = findings.filter { $0.preset == p.name && $0.rule == r && $0.accepted == nil }
+                let e = fs.filter { $0.severity == .error }.count, w = fs.filter { $0.severity == .warning }.count
+                let i = fs.count - e - w
+                let cls = e > 0 ? "bad" : w > 0 ? "warn" : "ok"
+                let text = "\(e) / \(w) / \(i)"
+                if fs.isEmpty {
+                    h.add("<td class=\"ok\"><span class=\"muted\" title=\"no findings\">—</span></td>")
+                } else if let anchor = pg.first(where: { $0.rule.id == r })?.anchor {
+                    h.add("<td class=\"\(cls)\"><a href=\"#\(anchor)\">\(text)</a></td>")
+                } else {
+                    h.add("<td class=\"\(cls)\">\(text)</td>")
+                }
+            }
+            h.add("</tr>\n")
+        }
+        h.add("</tbody></table>\n")
+        if shown.count < presets.count {
+            let others = presets.filter { p in !shown.contains { $0.name == p.name } }.map(\.name)
+            h.add("<p class=\"muted\">Not in this \(shard == nil ? "run" : "shard") (no variant selected): \(others.joined(separator: ", ")).</p>\n")
+        }
+        h.add("</section>\n")
+    }
+
+    func filters(_ h: inout HTMLBuilder) {
+        let shown = self.shown, ruleIDs = self.ruleIDs, dts = self.dts, variants = report.variants
+        let themes = orderedUnique(shown.flatMap(\.themes)).filter { t in variants.contains { $0.theme == t } }
+        h.add("<section aria-labelledby=\"filters\" class=\"filters\"><h2 id=\"filters\">Filters</h2>\n<form id=\"filter-form\" onsubmit=\"return false\">\n")
+        h.select("preset", "Preset", shown.map(\.name))
+        h.select("rule", "Rule", ruleIDs)
+        h.select("severity", "Severity", ["error", "warning", "info"])
+        h.select("theme", "Theme", themes)
+        h.select("dt", "Dynamic Type size", dts)
+        h.add("<p class=\"filter-note\" id=\"filter-count\" role=\"status\" aria-live=\"polite\"></p>\n</form></section>\n")
+    }
+
+    /// Every @2x render, a table per component (rows: Dynamic Type sizes; columns: theme × state).
+    func contactSheets(_ h: inout HTMLBuilder) {
+        let groups = self.groups, shown = self.shown, dts = self.dts, changedSnapshots = self.changedSnapshots
+        let findings = report.findings, variants = report.variants
+        var cardOf: [Int: Int] = [:]
+        for g in groups { for r in g.rules { for fold in r.folds { for i in fold { cardOf[i] = fold[0] } } } }
+        let findingsByVariant = report.variantFindingIndex()
+        var snapshotsByPicture: [String: [Int]] = [:]
+        for (n, s) in changedSnapshots.enumerated() where s.status != .stale {
+            snapshotsByPicture[RunReport.pictureID(s.id), default: []].append(n)
+        }
+        h.add("<section aria-labelledby=\"sheets\"><h2 id=\"sheets\">Contact sheets</h2>\n")
+        h.add("<p class=\"muted\">Each cell is the @2x render on its own surface. Cells with findings are outlined "
+              + "(solid: error, dashed: warning, dotted: info) and link to them; the Rule and Severity filters outline "
+              + "only the cells with a matching finding and dim the others. "
+              + "<span class=\"snap-badge\">snapshot</span> marks a render whose baseline changed, is new or is unreadable.</p>\n")
+        for p in shown {
+            let pv = variants.filter { $0.preset == p.name && $0.image != nil }
+            if pv.isEmpty { continue }
+            h.add("<section class=\"preset\" id=\"preset-\(p.name)\" data-preset=\"\(p.name)\"><h3>\(p.name)</h3>\n")
+            if !p.description.isEmpty { h.add("<p class=\"muted\">\(p.description)</p>\n") }
+            for comp in orderedUnique(pv.map(\.component)) {
+                let cv = pv.filter { $0.component == comp }
+                let columns = p.themes.flatMap { t in p.states.map { (theme: t, state: $0) } }
+                    .filter { col in cv.contains { $0.theme == col.theme && $0.state == col.state } }
+                let rows = dts.filter { dt in cv.contains { $0.dynamicType == dt } }
+                let sheet = SheetContext(findings: findings, byVariant: findingsByVariant, cardOf: cardOf,
+                                         snapshots: changedSnapshots, snapshotsByPicture: snapshotsByPicture)
+                // Columns theme × state at the renders' own size when they fit the page; else the table
+                // takes the page width in equal columns and the renders wider than a column are scaled
+                // down to it (the small sizes keep their size, so every cell stays readable).
+                h.add("<div class=\"sheet-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"\(p.name) \(comp) contact sheet\">\n")
+                sheet.table(&h, caption: "\(comp) · @2x", columns: columns, rows: rows, variants: cv,
+                            fit: RunReport.naturalWidth(columns, cv) > RunReport.sheetWidth)
+                h.add("</div>\n")
+            }
+            h.add("</section>\n")
+        }
+        h.add("</section>\n")
+    }
+
+    /// Per preset, errors first, then warnings, then info; within a severity by rule.
+    func findingSection(_ h: inout HTMLBuilder) {
+        let groups = self.groups, findings = report.findings, presets = report.presets
+        h.add("<section aria-labelledby=\"findings\"><h2 id=\"findings\">Findings</h2>\n")
+        if findings.isEmpty { h.add("<p>No findings.</p>\n") }
+        for g in groups {
+            let p = presets.first { $0.name == g.preset }
+            h.add("<section class=\"finding-group\" data-preset=\"\(g.preset)\"><h3>\(g.preset)</h3>\n")
+            for rg in g.rules {
+                let rule = rg.rule
+                let count = rg.folds.reduce(0) { $0 + $1.count }
+                h.add("<section class=\"rule-group\" data-rule=\"\(rule.id)\" data-severity=\"\(rg.severity.rawValue)\">")
+                h.add("<h4 id=\"\(rg.anchor)\"><span class=\"badge \(rg.severity.rawValue)\">\(RunReport.severityTitle(rg.severity, count))</span> ")
+                h.add("\(rule.title) <code>\(rule.id)</code>")
+                if let cr = rule.criterion { h.add(" <span class=\"muted\">WCAG \(cr)</span>") }
+                h.add(" <span class=\"muted\">· \(count)</span></h4>\n")
+                h.add("<details class=\"fix\"><summary>What it checks and how to fix it</summary><p>\(rule.summary)</p><p><strong>Fix:</strong> \(rule.fix)</p></details>\n")
+                for fold in rg.folds {
+                    let i = fold[0]
+                    let f = findings[i]
+                    let themesCovered = fold.map { findings[$0].id }.map { $0.theme.isEmpty ? VariantID.any : $0.theme }
+                    let theme = themesCovered.contains("*") ? (p?.themes ?? []).joined(separator: " ") : orderedUnique(themesCovered).joined(separator: " ")
+                    let sizes = report.dynamicTypeSizes(of: fold, preset: p)
+                    h.add("<article class=\"finding sev-\(f.severity.rawValue)\" id=\"f-\(i)\" data-preset=\"\(f.preset)\" data-rule=\"\(f.rule)\" "
+                          + "data-severity=\"\(f.severity.rawValue)\" data-count=\"\(fold.count)\" data-theme=\"\(theme)\" data-dt=\"\(sizes.joined(separator: " "))\">\n")
+                    h.add("<p class=\"head\"><span class=\"badge \(f.severity.rawValue)\">\(f.severity.rawValue.capitalized)</span>")
+                    if f.accepted != nil { h.add(" <span class=\"badge accepted\">Accepted</span>") }
+                    h.add(" <code>\(f.variant)</code> <span class=\"muted\">\(f.subject)</span></p>\n")
+                    h.add("<p class=\"message\">\(f.message)</p>\n")
+                    if let all = p?.dynamicTypeSizes, !sizes.isEmpty, sizes.count < all.count {
+                        h.add("<p class=\"muted\">At Dynamic Type sizes \(sizes.joined(separator: ", ")) only.</p>\n")
+                    }
+                    if fold.count > 1 {
+                        h.add("<details class=\"more\"><summary>The same finding in \(fold.count) variants</summary><ul>\n")
+                        for j in fold {
+                            let id: HTML = j == i ? "" : " id=\"f-\(j)\""
+                            h.add("<li\(id)><code>\(findings[j].variant)</code> — \(findings[j].message)</li>\n")
+                        }
+                        h.add("</ul></details>\n")
+                    }
+                    if let reason = f.accepted { h.add("<p class=\"muted\">Accepted: \(reason)</p>\n") }
+                    if let l = f.location {
+                        var where_ = l.file + (l.line.map { ":\($0)" } ?? "")
+                        if let k = l.keyPath { where_ += " (\(k))" }
+                        if let t = l.token { where_ += " · token \(t)" + (l.tokenFile.map { " in \($0)" + (l.tokenLine.map { ":\($0)" } ?? "") } ?? "") }
+                        h.add("<p class=\"muted\">Source: <code>\(where_)</code></p>\n")
+                    }
+                    if let ev = f.picturePath {
+                        h.add("<figure><img src=\"\(ev)\" alt=\"Evidence for \(f.rule) in \(f.variant): \(f.message)\" loading=\"lazy\"><figcaption>Evidence</figcaption></figure>\n")
+                    }
+                    let nums = f.numbers.sorted { $0.key < $1.key }.map { "\($0.key) \(report.formatNumber($0.value))" }
+                        + f.values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+                    if !nums.isEmpty { h.add("<p class=\"numbers\">\(nums.joined(separator: " · "))</p>\n") }
+                    h.add("</article>\n")
+                }
+                h.add("</section>\n")
+            }
+            h.add("</section>\n")
+        }
+        h.add("</section>\n")
+    }
+
+    /// Changed, new and stale baselines with their pictures.
+    func snapshotSection(_ h: inout HTMLBuilder) {
+        let c = self.c, changedSnapshots = self.changedSnapshots, variants = report.variants
+        if let snap = report.snapshots {
+            h.add("<section aria-labelledby=\"snapshots\"><h2 id=\"snapshots\">Snapshot changes</h2>\n")
+            h.add("<p class=\"muted\">Baselines in <code>\(snap.folder)</code>: \(c.snapshotMatches) match, \(c.snapshotMismatches) changed, \(c.snapshotNew) new, \(c.snapshotStale) stale.</p>\n")
+            let renders = Dictionary(variants.filter { $0.image != nil }.map { (RunReport.pictureID($0.id), $0) }, uniquingKeysWith: { a, _ in a })
+            for (n, s) in changedSnapshots.enumerated() {
+                let id = VariantID(parsing: s.id)
+                h.add("<article class=\"snapshot\" id=\"s-\(n)\" data-preset=\"\(id.preset)\" data-theme=\"\(id.theme)\" data-dt=\"\(id.dynamicType)\">\n")
+                h.add("<h3><code>\(s.id)</code> <span class=\"badge \(s.failed ? "error" : "info")\">\(s.status.rawValue)</span></h3>\n")
+                if let m = s.message { h.add("<p>\(m)</p>\n") }
+                switch s.status {
+                case .new:
+                    if s.action == .recorded {
+                        h.add("<p>There was no baseline; this run recorded the render below as <code>\(s.baseline)</code>.</p>\n")
+                    } else {
+                        h.add("<p>No baseline yet (<code>\(s.baseline)</code>). If the render below is right, record it with "
+                              + "<code>glyphaudit check --record</code> (or <code>glyphaudit run --record</code>).</p>\n")
+                    }
+                case .stale:
+                    if s.action == .pruned {
+                        h.add("<p>No variant makes this baseline any more; it was deleted.</p>\n")
+                    } else {
+                        h.add("<p>No variant of the preset makes this baseline any more (<code>\(s.baseline)</code>). "
+                              + "Delete it with <code>glyphaudit check --prune</code>.</p>\n")
+                    }
+                default: break
+                }
+                if let e = s.expected, let a = s.actual {
+                    h.add("<div class=\"compare\" data-compare><div class=\"stack\"><img src=\"\(e)\" alt=\"Expected (baseline) \(s.id)\"><img class=\"over\" src=\"\(a)\" alt=\"Actual render \(s.id)\"></div>\n")
+                    h.add("<label>Slide between expected and actual <input type=\"range\" min=\"0\" max=\"100\" value=\"50\" data-slider></label> ")
+                    h.add("<button type=\"button\" data-flip>Flip</button></div>\n")
+                }
+                let pics = [("Expected", s.expected), ("Diff", s.diff), ("Actual", s.actual)].compactMap { l, p in p.map { (l, $0) } }
+                if !pics.isEmpty {
+                    h.add("<div class=\"triple\">")
+                    for (label, p) in pics { h.add("<figure><img src=\"\(p)\" alt=\"\(label) \(s.id)\" loading=\"lazy\"><figcaption>\(label)</figcaption></figure>") }
+                    h.add("</div>\n")
+                }
+                // A new variant has no baseline to compare with: show what would be recorded (the
+                // contact sheet's @2x render; for another scale, the same variant at @2x).
+                if s.status == .new, s.actual == nil, let v = renders[RunReport.pictureID(s.id)], let img = v.image {
+                    let scale = VariantID(parsing: s.id).scale
+                    let label = scale == "2" ? "The render" : "The render at @2x (this baseline is @\(scale)x)"
+                    h.add("<figure><img src=\"\(img)\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(label) \(s.id)\" "
+                          + "loading=\"lazy\"><figcaption>\(label)</figcaption></figure>\n")
+                }
+                h.add("</article>\n")
+            }
+            if changedSnapshots.isEmpty { h.add("<p>Every baseline matches.</p>\n") }
+            h.add("</section>\n")
+        }
+    }
+
+    func footer(_ h: inout HTMLBuilder) {
+        let tool = report.tool
+        h.add("</main>\n<footer class=\"wrap muted\"><p>Made by \(tool). Open this file straight from disk; it loads nothing from the network.</p></footer>\n")
+        h.add("<script>\(HTML(trusted: HTMLBuilder.script))</script>\n</body>\n</html>\n")
+    }
+}
+
 /// What a contact-sheet cell needs to know about findings and snapshots.
 struct SheetContext {
     let findings: [Finding]
@@ -370,26 +416,26 @@ struct SheetContext {
 
     func table(_ h: inout HTMLBuilder, caption: String, columns: [(theme: String, state: String)], rows: [String],
                variants: [VariantRecord], fit: Bool) {
-        h.raw("<table class=\"sheet\(fit ? " fit" : "")\"><caption>\(h.e(caption))</caption>\n")
-        if fit { h.raw("<colgroup><col class=\"size-col\"><col span=\"\(columns.count)\"></colgroup>\n") }
-        h.raw("<thead><tr><th scope=\"col\">Size</th>")
+        h.add("<table class=\"sheet\(fit ? " fit" : "")\"><caption>\(caption)</caption>\n")
+        if fit { h.add("<colgroup><col class=\"size-col\"><col span=\"\(columns.count)\"></colgroup>\n") }
+        h.add("<thead><tr><th scope=\"col\">Size</th>")
         for (t, s) in columns {
-            h.raw("<th scope=\"col\" data-theme=\"\(h.e(t))\">\(h.e(t))<br><span class=\"muted\">\(h.e(s))</span></th>")
+            h.add("<th scope=\"col\" data-theme=\"\(t)\">\(t)<br><span class=\"muted\">\(s)</span></th>")
         }
-        h.raw("</tr></thead>\n<tbody>\n")
+        h.add("</tr></thead>\n<tbody>\n")
         for dt in rows {
             let row = variants.filter { $0.dynamicType == dt }
-            h.raw("<tr data-dt=\"\(dt)\"><th scope=\"row\">\(dt)</th>")
+            h.add("<tr data-dt=\"\(dt)\"><th scope=\"row\">\(dt)</th>")
             for (t, s) in columns {
                 if let v = row.first(where: { $0.theme == t && $0.state == s }), v.image != nil {
                     cell(&h, v)
                 } else {
-                    h.raw("<td data-theme=\"\(h.e(t))\"></td>")
+                    h.add("<td data-theme=\"\(t)\"></td>")
                 }
             }
-            h.raw("</tr>\n")
+            h.add("</tr>\n")
         }
-        h.raw("</tbody></table>\n")
+        h.add("</tbody></table>\n")
     }
 
     func cell(_ h: inout HTMLBuilder, _ v: VariantRecord) {
@@ -412,30 +458,31 @@ struct SheetContext {
         let name = RunReport.pictureID(v.id)
         let alt = name + (related.isEmpty ? "" : ", \(related.count) finding\(related.count == 1 ? "" : "s")")
             + (snaps.isEmpty ? "" : ", snapshot \(snapshots[snaps[0]].status)")
-        let image = "<img src=\"\(h.e(img))\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(h.e(alt))\" loading=\"lazy\">"
-        h.raw("<td data-theme=\"\(h.e(v.theme))\" data-hits=\"\(h.e(hitsAttr))\"\(cls.isEmpty ? "" : " class=\"\(cls.joined(separator: " "))\"")>")
+        let image: HTML = "<img src=\"\(img)\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(alt)\" loading=\"lazy\">"
+        let classAttr: HTML = cls.isEmpty ? "" : " class=\"\(cls.joined(separator: " "))\""
+        h.add("<td data-theme=\"\(v.theme)\" data-hits=\"\(hitsAttr)\"\(classAttr)>")
         if let first = cards.first {
             let title = cards.map { "\(findings[$0].severity) · \(findings[$0].rule): \(findings[$0].message)" }.joined(separator: "\n")
-            h.raw("<a href=\"#f-\(first)\" title=\"\(h.e(title))\">\(image)</a>")
+            h.add("<a href=\"#f-\(first)\" title=\"\(title)\">\(image)</a>")
         } else {
-            h.raw(image)
+            h.add(image)
         }
         if cards.count > 1 {
             // Every finding of the cell, one click away and out of the way until wanted.
-            h.raw("<details class=\"cell-more\"><summary>\(cards.count) findings</summary><ul>")
+            h.add("<details class=\"cell-more\"><summary>\(cards.count) findings</summary><ul>")
             for k in cards {
                 let f = findings[k]
-                h.raw("<li><a href=\"#f-\(k)\">\(h.e(f.rule))</a> <span class=\"muted\">\(h.e(f.severity.rawValue)) · \(h.e(f.subject))</span></li>")
+                h.add("<li><a href=\"#f-\(k)\">\(f.rule)</a> <span class=\"muted\">\(f.severity.rawValue) · \(f.subject)</span></li>")
             }
-            h.raw("</ul></details>")
+            h.add("</ul></details>")
         }
         if let n = snaps.first {
-            let scales = snaps.compactMap { snapshots[$0].id.split(separator: "@").last.map { "@" + $0 } }
+            let scales = snaps.map { "@\(VariantID(parsing: snapshots[$0].id).scale)x" }
             let what = orderedUnique(snaps.map { snapshots[$0].status == .mismatch ? "changed" : snapshots[$0].status.rawValue })
-            h.raw("<p class=\"cell-snap\"><a class=\"snap-badge\" href=\"#s-\(n)\">snapshot \(h.e(what.joined(separator: ", ")))</a> "
-                  + "<span class=\"muted\">\(h.e(scales.joined(separator: " ")))</span></p>")
+            h.add("<p class=\"cell-snap\"><a class=\"snap-badge\" href=\"#s-\(n)\">snapshot \(what.joined(separator: ", "))</a> "
+                  + "<span class=\"muted\">\(scales.joined(separator: " "))</span></p>")
         }
-        h.raw("</td>")
+        h.add("</td>")
     }
 }
 
@@ -443,35 +490,8 @@ extension VariantRecord {
     var pictureKey: String { id }
 }
 
-struct HTMLBuilder {
-    var text = ""
-
-    mutating func raw(_ s: String) { text += s }
-
-    func e(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
-
-    mutating func card(_ title: String, _ value: String, _ note: String, tone: String = "") {
-        raw("<li class=\"card \(tone)\"><span class=\"value\">\(e(value))</span> <span class=\"title\">\(e(title))</span><span class=\"note\">\(e(note))</span></li>\n")
-    }
-
-    mutating func select(_ key: String, _ label: String, _ options: [String]) {
-        raw("<label>\(e(label)) <select data-filter=\"\(e(key))\"><option value=\"\">All</option>")
-        for o in options { raw("<option>\(e(o))</option>") }
-        raw("</select></label>\n")
-    }
-
+/// The report's own style sheet and script (no outside fonts or scripts).
+extension HTMLBuilder {
     static let css = """
     :root{--ink:#1c1c1e;--muted:#545458;--line:#c7c7cc;--bg:#ffffff;--panel:#f2f2f7;--bad:#b3261e;--warn:#8a5300;--good:#1b6e2d;--focus:#0040dd}
     *{box-sizing:border-box}body{margin:0;font:15px/1.5 -apple-system,"Inter","Segoe UI","DejaVu Sans",sans-serif;color:var(--ink);background:var(--bg)}

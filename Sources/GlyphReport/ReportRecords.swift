@@ -5,7 +5,8 @@ import GlyphCore
 import GlyphRaster
 import GlyphSnapshot
 
-// Rules as the report model lists them (findings are written as they are: `Finding` is Codable).
+// Conversions into the report model: rules as the report lists them, snapshot results as records
+// (findings are written as they are: `Finding` is Codable).
 
 extension RuleRecord {
     /// A rule as the report lists it, with the severity the configuration gives it.
@@ -13,5 +14,46 @@ extension RuleRecord {
         self.init(id: rule.id, title: rule.title, criterion: rule.criterion,
                   severity: config.rules[rule.id]?.severity ?? ConfiguredSeverity(rawValue: rule.defaultSeverity.rawValue)!,
                   summary: rule.checks, fix: rule.fix)
+    }
+}
+
+extension SnapshotSection {
+    /// Snapshot results as report records, with their pictures inside the report folder (the
+    /// baseline of each mismatch is copied there, so the report shows all three without the
+    /// repository); paths relative to the report folder (pictures) and to `cwd` (baselines).
+    public init(_ checked: SnapshotReport, folder: URL, report: URL, cwd: URL) throws {
+        var records: [SnapshotRecord] = []
+        for r in checked.results {
+            var rec = SnapshotRecord(id: r.id, status: r.status, failed: r.failed,
+                                     baseline: relativePath(r.baseline, base: cwd), action: r.action,
+                                     message: r.message ?? r.writeError, mismatchedPixels: r.difference?.mismatchedPixels,
+                                     mismatchRatio: r.difference?.mismatchRatio, maxDelta: r.difference?.maxColorDelta,
+                                     expectedSize: r.difference.map { [$0.expectedSize.width, $0.expectedSize.height] },
+                                     actualSize: r.difference.map { [$0.actualSize.width, $0.actualSize.height] })
+            if r.status == .mismatch, let d = r.difference {
+                rec.message = d.sameSize
+                    ? String(format: "%d px differ (%.3f %%), largest colour difference %@", d.mismatchedPixels,
+                             d.mismatchRatio * 100, d.maxColorDeltaText)
+                    : "size changed from \(d.expectedSize) to \(d.actualSize)"
+            } else if r.withinTolerance, let d = r.difference {
+                // A pass, but not a silent one: the pixels are not identical.
+                rec.message = String(format: "differs within tolerance: %d px counted, %d anti-aliased px ignored, "
+                                     + "largest colour difference %@", d.mismatchedPixels, d.antialiasedPixels,
+                                     d.maxColorDeltaText)
+            }
+            if let o = r.outputs {
+                rec.actual = relativePath(o.actual, base: report)
+                rec.diff = relativePath(o.diff, base: report)
+                rec.sideBySide = relativePath(o.sideBySide, base: report)
+                // The baseline beside them, so the report shows all three without the repository.
+                let expected = "snapshots/\(r.id).expected.png"
+                if let data = try? InputFile.read(r.baseline, limit: Limits.pngFileBytes) {
+                    try writeIfChanged(data, to: report.appendingPathComponent(expected))
+                    rec.expected = expected
+                }
+            }
+            records.append(rec)
+        }
+        self.init(folder: relativePath(folder.path, base: cwd), results: records)
     }
 }

@@ -45,34 +45,6 @@ extension RunReport {
     /// The folder (inside a report) where contact-sheet pictures go.
     public static let imageFolder = "images"
 
-    /// Variant records for a plan; writes the @2x renders into `report/images/` for the contact
-    /// sheets (atomically; an unchanged picture is not rewritten).
-    /// `rasters` are the renders to write (empty when no pictures are wanted); `sizesFrom` gives the sizes.
-    public static func variantRecords(_ plan: Plan, rasters: [Raster], report: URL?, jobs: Int, sizesFrom: [Raster]) throws -> [VariantRecord] {
-        let items = plan.items
-        let written = parallelMap(items.count, jobs: jobs) { i -> Result<String?, InputError> in
-            let v = items[i].variant
-            guard let report, v.scale == 2 else { return .success(nil) }
-            let rel = "\(imageFolder)/\(v.fileName("png"))"
-            do {
-                try writeIfChanged(try rasters[i].pngData(), to: report.appendingPathComponent(rel))
-                return .success(rel)
-            } catch let e as InputError {
-                return .failure(e)
-            } catch {
-                return .failure(InputError(file: report.appendingPathComponent(rel).path, message: "\(error)"))
-            }
-        }
-        var out: [VariantRecord] = []
-        for (i, item) in items.enumerated() {
-            let v = item.variant
-            out.append(VariantRecord(index: item.index, id: v.id, preset: v.preset, component: v.component,
-                                     dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue, scale: v.scale,
-                                     image: try written[i].get(), width: sizesFrom[i].width, height: sizesFrom[i].height))
-        }
-        return out
-    }
-
     /// Puts findings and snapshots in one canonical order, so a run and merged shards agree byte for byte.
     public mutating func canonicalize() {
         let presetOrder = Dictionary(uniqueKeysWithValues: presets.enumerated().map { ($1.name, $0) })

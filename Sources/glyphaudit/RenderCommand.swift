@@ -33,9 +33,12 @@ enum RenderCommand {
         run: run)
 
     static func run(_ args: Arguments) throws -> Int32 {
-        let formats = args.list("format").isEmpty ? ["png"] : args.list("format")
-        for f in formats where !["png", "svg", "pdf"].contains(f) {
-            throw UsageError(message: "--format takes png, svg and pdf, got \"\(f)\"")
+        var formats: [RenderFileFormat] = []
+        for name in args.list("format").isEmpty ? ["png"] : args.list("format") {
+            guard let f = RenderFileFormat(rawValue: name) else {
+                throw UsageError(message: "--format takes png, svg and pdf, got \"\(name)\"")
+            }
+            formats.append(f)
         }
         let jobs = try Selection.jobs(args)
         let out = URL(fileURLWithPath: args.value("out") ?? "glyphaudit-render")
@@ -43,37 +46,12 @@ enum RenderCommand {
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
         let items = plan.items
-        let failures = parallelMap(items.count, jobs: jobs) { i -> String? in
-            let item = items[i]
-            do {
-                for format in formats {
-                    let data: Data
-                    switch format {
-                    case "png": data = try Renderer.raster(item.layout, spec: item.spec).pngData()
-                    case "svg": data = Renderer.vector(item.layout, spec: item.spec, format: .svg)
-                    default: data = Renderer.vector(item.layout, spec: item.spec, format: .pdf)
-                    }
-                    try AtomicFile.write(data, to: out.appendingPathComponent(item.variant.fileName(format)))
-                }
-                return nil
-            } catch {
-                return "\(item.variant.id): \(error)"
-            }
-        }.compactMap { $0 }
-        if let first = failures.first {
+        if let first = Pipeline.writeFiles(plan, formats: formats, into: out, jobs: jobs).first {
             Console.error("cannot write \(out.path): \(first)")
             return 2
         }
         if let sheets = args.value("contact-sheet") {
-            for spec in plan.specs {
-                for shape in spec.shapes {
-                    for size in spec.sizes {
-                        let name = spec.control == .switch ? "switch-\(size.name)" : "\(shape.rawValue)-\(size.name)"
-                        let png = try ContactSheet.make(spec: spec, shape: shape, size: size.name).pngData(.small)
-                        try AtomicFile.write(png, to: URL(fileURLWithPath: sheets).appendingPathComponent("\(spec.name)-\(name).png"))
-                    }
-                }
-            }
+            try Pipeline.writeContactSheets(plan, into: URL(fileURLWithPath: sheets))
         }
         Console.info(String(format: "rendered %d of %d variants (%d files) into %@ in %.2f s",
                             items.count, plan.total, items.count * formats.count, out.path, seconds(since: start)))

@@ -121,7 +121,7 @@ enum RunCommand {
         var snapshots: SnapshotSection?
         let snapshotReport = done.snapshots
         if let checked = snapshotReport {
-            snapshots = try snapshotSection(checked, folder: snapshotFolder, report: report, cwd: cwd)
+            snapshots = try SnapshotSection(checked, folder: snapshotFolder, report: report, cwd: cwd)
         }
         let variants = done.variants
         // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
@@ -156,43 +156,6 @@ enum RunCommand {
         for r in unreadable { Console.error("\(r.baseline): unreadable baseline: \(r.message ?? "?")") }
         if !unreadable.isEmpty { return 2 }
         return result.exitStatus
-    }
-
-    /// Snapshot results as report records, with their pictures inside the report folder.
-    static func snapshotSection(_ checked: SnapshotReport, folder: URL, report: URL, cwd: URL) throws -> SnapshotSection {
-        var records: [SnapshotRecord] = []
-        for r in checked.results {
-            var rec = SnapshotRecord(id: r.id, status: r.status, failed: r.failed,
-                                     baseline: relativePath(r.baseline, base: cwd), action: r.action,
-                                     message: r.message ?? r.writeError, mismatchedPixels: r.difference?.mismatchedPixels,
-                                     mismatchRatio: r.difference?.mismatchRatio, maxDelta: r.difference?.maxColorDelta,
-                                     expectedSize: r.difference.map { [$0.expectedSize.width, $0.expectedSize.height] },
-                                     actualSize: r.difference.map { [$0.actualSize.width, $0.actualSize.height] })
-            if r.status == .mismatch, let d = r.difference {
-                rec.message = d.sameSize
-                    ? String(format: "%d px differ (%.3f %%), largest colour difference %@", d.mismatchedPixels,
-                             d.mismatchRatio * 100, d.maxColorDeltaText)
-                    : "size changed from \(d.expectedSize) to \(d.actualSize)"
-            } else if r.withinTolerance, let d = r.difference {
-                // A pass, but not a silent one: the pixels are not identical.
-                rec.message = String(format: "differs within tolerance: %d px counted, %d anti-aliased px ignored, "
-                                     + "largest colour difference %@", d.mismatchedPixels, d.antialiasedPixels,
-                                     d.maxColorDeltaText)
-            }
-            if let o = r.outputs {
-                rec.actual = relativePath(o.actual, base: report)
-                rec.diff = relativePath(o.diff, base: report)
-                rec.sideBySide = relativePath(o.sideBySide, base: report)
-                // The baseline beside them, so the report shows all three without the repository.
-                let expected = "snapshots/\(r.id).expected.png"
-                if let data = try? InputFile.read(r.baseline, limit: Limits.pngFileBytes) {
-                    try writeIfChanged(data, to: report.appendingPathComponent(expected))
-                    rec.expected = expected
-                }
-            }
-            records.append(rec)
-        }
-        return SnapshotSection(folder: relativePath(folder.path, base: cwd), results: records)
     }
 
     static func printSummary(_ r: RunReport, audit: AuditResult, snapshots: SnapshotReport?, report: URL,

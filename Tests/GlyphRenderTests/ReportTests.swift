@@ -12,6 +12,18 @@ import Testing
 
 @Suite("Report model and writers")
 struct ReportTests {
+    @Test("HTML: text interpolated into markup is escaped, markup values are not, numbers and raw values are written as they are")
+    func htmlEscaping() {
+        let hostile = "<script>alert(\"x\")</script> & 'q'"
+        let inner: HTML = "<b>\(hostile)</b>"
+        let page: HTML = "<p title=\"\(hostile)\">\(inner) \(42) \(Severity.warning)</p>"
+        #expect(page.text == "<p title=\"&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; 'q'\">"
+                + "<b>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; 'q'</b> 42 warning</p>")
+        var h = HTMLBuilder()
+        h.select("rule", "Rule \"x\"", ["<a>"])
+        #expect(h.text == "<label>Rule &quot;x&quot; <select data-filter=\"rule\"><option value=\"\">All</option><option>&lt;a&gt;</option></select></label>\n")
+    }
+
     @Test("variant ids: read into their parts and written back; * stands for any value of a part, @*x for any scale")
     func patterns() {
         let id = VariantID(parsing: "swiftui-switch/switch-md/AX5/default/off@2x")
