@@ -192,3 +192,93 @@ extension Pipeline {
         }
     }
 }
+
+/// `glyphaudit run` as one library call: what to do, and where.
+public struct RunJob: Sendable {
+    public var jobs: Int
+    public var config: AuditConfig
+    /// The report folder: pictures (contact sheets, evidence, snapshot diffs) go inside it.
+    public var report: URL
+    /// The formats the caller will write; pictures are made when `html` is among them, or in a shard
+    /// (merge-reports may write the HTML report).
+    public var formats: [ReportFormat]
+    public var shard: Shard?
+    public var failOn: Severity?
+    public var filter: VariantFilter
+    /// Compares with the baselines in this folder; nil: snapshots are not checked.
+    public var snapshots: URL?
+    public var snapshotOptions: SnapshotOptions
+    public var snapshotWrites: SnapshotWrites
+    public var staleScope: StaleScope
+    /// Paths in the report (specs, token files, baselines) are relative to this folder where they lie below it.
+    public var cwd: URL
+    /// The tool and version the report names.
+    public var tool: String
+
+    public init(jobs: Int = defaultJobs, config: AuditConfig = AuditConfig(), report: URL,
+                formats: [ReportFormat] = ReportFormat.allCases, shard: Shard? = nil, failOn: Severity? = .error,
+                filter: VariantFilter = VariantFilter(), snapshots: URL? = nil, snapshotOptions: SnapshotOptions = .init(),
+                snapshotWrites: SnapshotWrites = [], staleScope: StaleScope = .specFolders,
+                cwd: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath), tool: String) {
+        self.jobs = jobs
+        self.config = config
+        self.report = report
+        self.formats = formats
+        self.shard = shard
+        self.failOn = failOn
+        self.filter = filter
+        self.snapshots = snapshots
+        self.snapshotOptions = snapshotOptions
+        self.snapshotWrites = snapshotWrites
+        self.staleScope = staleScope
+        self.cwd = cwd
+        self.tool = tool
+    }
+
+    var wantsPictures: Bool { formats.contains(.html) || shard != nil }
+}
+
+/// What `run` found, as the report model (canonical order) and as the audit and check gave it.
+public struct RunOutcome: Sendable {
+    public var report: RunReport
+    public var audit: AuditResult
+    public var snapshots: SnapshotReport?
+}
+
+extension Pipeline {
+    /// Renders, audits and checks `plan` (streaming, as `run(_:_:)`), writes the pictures into the
+    /// report folder, and returns the report model; the caller writes its formats.
+    public static func run(_ plan: Plan, _ job: RunJob) throws -> RunOutcome {
+        let pictures = job.wantsPictures
+        let auditor = Auditor(config: job.config)
+        let checker = job.snapshots.map { folder in
+            SnapshotChecker(store: SnapshotStore(root: folder),
+                            output: pictures ? job.report.appendingPathComponent("snapshots") : nil,
+                            options: job.snapshotOptions, writes: job.snapshotWrites, staleScope: job.staleScope)
+        }
+        let done = try run(plan, PipelineOptions(jobs: job.jobs, auditor: auditor,
+                                                 evidence: pictures ? job.report.appendingPathComponent("evidence") : nil,
+                                                 snapshots: checker, pictures: pictures ? job.report : nil))
+        let audit = done.audit!
+        let snapshots = try done.snapshots.map { checked in
+            try SnapshotSection(checked, folder: job.snapshots!, report: job.report, cwd: job.cwd)
+        }
+        // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
+        var findings = audit.findings
+        for i in findings.indices {
+            if let e = findings[i].picturePath { findings[i].picturePath = "evidence/" + e }
+            if var l = findings[i].location {
+                l.file = relativePath(l.file, base: job.cwd)
+                l.tokenFile = l.tokenFile.map { relativePath($0, base: job.cwd) }
+                findings[i].location = l
+            }
+        }
+        var report = RunReport(tool: job.tool, shard: job.shard?.description, failOn: job.failOn?.rawValue ?? "never",
+                               selected: plan.selected, filter: RunReport.filterText(job.filter),
+                               presets: RunReport.presetRecords(plan, base: job.cwd), variants: done.variants,
+                               findings: findings, snapshots: snapshots,
+                               rules: auditor.rules.map { RuleRecord($0, config: job.config) })
+        report.canonicalize()
+        return RunOutcome(report: report, audit: audit, snapshots: done.snapshots)
+    }
+}

@@ -99,46 +99,17 @@ enum RunCommand {
             progress.note("shard \(shard?.description ?? "") holds no variant of this run")
         }
 
-        // A shard's pictures are written whatever --formats says: merge-reports may write the HTML report.
-        let wantPictures = formats.contains(.html) || shard != nil
-        let auditor = Auditor(config: config)
-        var checker: SnapshotChecker?
-        if snapshotsExist || !writes.isEmpty {
-            checker = SnapshotChecker(store: SnapshotStore(root: snapshotFolder),
-                                      output: wantPictures ? report.appendingPathComponent("snapshots") : nil,
-                                      options: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels, maxDiffRatio: maxRatio),
-                                      writes: writes, staleScope: CheckCommand.staleScope(args))
-        } else {
+        if !(snapshotsExist || !writes.isEmpty) {
             progress.note("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
         }
-
-        progress.stage("rendering, auditing\(checker == nil ? "" : ", checking") \(plan.items.count) variants")
-        let done = try Pipeline.run(plan, PipelineOptions(jobs: jobs, auditor: auditor,
-                                                          evidence: wantPictures ? report.appendingPathComponent("evidence") : nil,
-                                                          snapshots: checker, pictures: wantPictures ? report : nil))
-        let audit = done.audit!
-        for w in audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
-        var snapshots: SnapshotSection?
-        let snapshotReport = done.snapshots
-        if let checked = snapshotReport {
-            snapshots = try SnapshotSection(checked, folder: snapshotFolder, report: report, cwd: cwd)
-        }
-        let variants = done.variants
-        // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
-        var findings = audit.findings
-        for i in findings.indices {
-            if let e = findings[i].picturePath { findings[i].picturePath = "evidence/" + e }
-            if var l = findings[i].location {
-                l.file = relativePath(l.file, base: cwd)
-                l.tokenFile = l.tokenFile.map { relativePath($0, base: cwd) }
-                findings[i].location = l
-            }
-        }
-        var result = RunReport(tool: "glyphaudit \(version)", shard: shard?.description,
-                               failOn: failOn?.rawValue ?? "never", selected: plan.selected, filter: RunReport.filterText(filter),
-                               presets: RunReport.presetRecords(plan, base: cwd), variants: variants, findings: findings,
-                               snapshots: snapshots, rules: auditor.rules.map { RuleRecord($0, config: config) })
-        result.canonicalize()
+        progress.stage("rendering, auditing\(snapshotsExist || !writes.isEmpty ? ", checking" : "") \(plan.items.count) variants")
+        let outcome = try Pipeline.run(plan, RunJob(
+            jobs: jobs, config: config, report: report, formats: formats, shard: shard, failOn: failOn, filter: filter,
+            snapshots: snapshotsExist || !writes.isEmpty ? snapshotFolder : nil,
+            snapshotOptions: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels, maxDiffRatio: maxRatio),
+            snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), cwd: cwd, tool: "glyphaudit \(version)"))
+        for w in outcome.audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
+        let result = outcome.report, audit = outcome.audit, snapshotReport = outcome.snapshots
         for format in formats {
             progress.stage("writing \(format.fileName)")
             try result.write(to: report, formats: [format])
