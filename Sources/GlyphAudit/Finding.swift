@@ -126,6 +126,13 @@ public struct Finding: Sendable, Equatable {
 
     /// The variant id, read into its parts.
     public var id: VariantID { VariantID(parsing: variant) }
+
+    /// Findings with equal keys say the same thing at other Dynamic Type sizes or scales: reports
+    /// fold them into one entry (rule, severity, subject, acceptance and the id without size and scale).
+    public var foldKey: String {
+        let place = id.isComplete ? id.anySizeAndScale.description : variant
+        return [rule, severity.rawValue, subject, accepted ?? "", place].joined(separator: "\u{0}")
+    }
 }
 
 /// A finding as every report writes it (report.json, and what `merge-reports` reads back): the

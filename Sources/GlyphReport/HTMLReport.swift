@@ -118,8 +118,7 @@ extension RunReport {
         var groups: [String: [Int]] = [:]
         for i in indices {
             let f = findings[i]
-            let id = f.id.isComplete ? f.id.anySizeAndScale.description : f.variant
-            let key = [f.rule, f.severity.rawValue, f.subject, f.accepted ?? "", id].joined(separator: "\u{0}")
+            let key = f.foldKey
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(i)
         }

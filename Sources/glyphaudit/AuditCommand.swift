@@ -144,8 +144,7 @@ enum AuditText {
         var order: [String] = []
         var groups: [String: [Finding]] = [:]
         for f in findings {
-            let id = f.id.isComplete ? f.id.anySizeAndScale.description : f.variant
-            let key = [f.rule, f.severity.rawValue, f.subject, f.accepted ?? "", id].joined(separator: "\u{0}")
+            let key = f.foldKey
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(f)
         }

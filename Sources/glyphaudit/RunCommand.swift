@@ -99,13 +99,14 @@ enum RunCommand {
             progress.note("shard \(shard?.description ?? "") holds no variant of this run")
         }
 
-        if !(snapshotsExist || !writes.isEmpty) {
+        let checking = snapshotsExist || !writes.isEmpty
+        if !checking {
             progress.note("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
         }
-        progress.stage("rendering, auditing\(snapshotsExist || !writes.isEmpty ? ", checking" : "") \(plan.items.count) variants")
+        progress.stage("rendering, auditing\(checking ? ", checking" : "") \(plan.items.count) variants")
         let outcome = try Pipeline.run(plan, RunJob(
             jobs: jobs, config: config, report: report, formats: formats, shard: shard, failOn: failOn, filter: filter,
-            snapshots: snapshotsExist || !writes.isEmpty ? snapshotFolder : nil,
+            snapshots: checking ? snapshotFolder : nil,
             snapshotOptions: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels, maxDiffRatio: maxRatio),
             snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), cwd: cwd, tool: "glyphaudit \(version)"))
         for w in outcome.audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
