@@ -193,6 +193,7 @@ public struct AuditResult: Sendable {
             }
             if let a = f.accepted { o["accepted"] = a }
             if let p = f.picturePath { o["evidence"] = p }
+            if let s = f.suggestion { o["suggestion"] = s.jsonObject }
             return o
         }
         return [

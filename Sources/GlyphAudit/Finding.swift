@@ -100,6 +100,8 @@ public struct Finding: Sendable, Equatable {
     /// others (`hit area … at xS–L`); nil when the variant id says it all. The id's size part is `*`
     /// whenever these are more than one, so without them a finding would seem to cover every size.
     public var dynamicTypeSizes: [DynamicTypeSize]?
+    /// For a contrast finding: the nearest colour that reaches the ratio (`ColorFix`).
+    public var suggestion: ColorFix?
 
     public init(rule: String, severity: Severity, criterion: String?, variant: String, subject: String,
                 message: String, numbers: [String: Double] = [:], values: [String: String] = [:],
@@ -143,6 +145,7 @@ extension Finding: Codable {
         case rule, severity, criterion, variant, subject, message, numbers, values, location, accepted
         case picturePath = "evidence"
         case dynamicTypeSizes
+        case suggestion
     }
 
     public init(from decoder: any Decoder) throws {
@@ -165,6 +168,7 @@ extension Finding: Codable {
             }
             return size
         }
+        suggestion = try c.decodeIfPresent(ColorFix.self, forKey: .suggestion)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -181,6 +185,76 @@ extension Finding: Codable {
         try c.encodeIfPresent(accepted, forKey: .accepted)
         try c.encodeIfPresent(picturePath, forKey: .picturePath)
         try c.encodeIfPresent(dynamicTypeSizes?.map(\.short), forKey: .dynamicTypeSizes)
+        try c.encodeIfPresent(suggestion, forKey: .suggestion)
+    }
+}
+
+/// What a contrast finding suggests instead: the colour nearest the failing one (same OKLCH hue,
+/// chroma and alpha; lightness moved) that reaches the required ratio plus a margin of
+/// `ColorFix.margin`, measured on its 8-bit value as drawn. When the spec took the colour from a
+/// token, `token` names it: the token is what to change.
+public struct ColorFix: Sendable, Equatable, Codable {
+    /// The ratio the suggestion reaches beyond the one required: 3.05:1 for 3:1.
+    public static let margin = 0.05
+
+    /// What the colour paints ("off track", "label").
+    public var part: String
+    /// The colour as written (`#RRGGBB`, or `#RRGGBBAA`).
+    public var from: String
+    /// The suggested colour, in the same form.
+    public var to: String
+    /// The background the ratio is measured against.
+    public var background: String
+    /// The suggested colour's ratio against the background, never rounded.
+    public var ratio: Double
+    public var required: Double
+    /// The token alias the spec used for the colour, e.g. `{color.track.off}`.
+    public var token: String?
+    /// The spec key that sets the colour (`themes.default.trackOff`).
+    public var keyPath: String?
+    /// For rendered pixels: the share of its best pixel a part covers; `ratio` is that pixel's.
+    public var coverage: Double?
+
+    public init(part: String, from: String, to: String, background: String, ratio: Double, required: Double,
+                token: String? = nil, keyPath: String? = nil) {
+        self.part = part
+        self.from = from
+        self.to = to
+        self.background = background
+        self.ratio = ratio
+        self.required = required
+        self.token = token
+        self.keyPath = keyPath
+    }
+
+    /// The nearest passing colour for `foreground` (as authored, drawn over `background`), or nil
+    /// when none reaches `required + margin` by lightness alone.
+    ///
+    /// `coverage` below 1 is for a rendered part whose best pixel covers only that share of the
+    /// pixel (a thin stroke): the suggestion is the colour whose pixels at that coverage reach the
+    /// ratio, and `ratio` is that pixel's.
+    public init?(part: String, foreground: RGBA, background: RGBA, required: Double, coverage: Double = 1,
+                 location: FindingLocation?) {
+        guard let s = ContrastSuggestion.nearest(to: foreground, on: background, reaching: required + Self.margin,
+                                                 coverage: coverage) else { return nil }
+        self.init(part: part, from: foreground.hex, to: s.color.hex, background: background.hex, ratio: s.ratio,
+                  required: required, token: location?.token, keyPath: location?.keyPath)
+        if coverage < 1 { self.coverage = coverage }
+    }
+
+    /// The suggestion as `audit --json` writes it (the same keys as its `Codable` form).
+    public var jsonObject: [String: Any] {
+        var o: [String: Any] = ["part": part, "from": from, "to": to, "background": background, "ratio": ratio, "required": required]
+        if let token { o["token"] = token }
+        if let keyPath { o["keyPath"] = keyPath }
+        if let coverage { o["coverage"] = coverage }
+        return o
+    }
+
+    /// "use #949494 (3.05:1)", or with a token "set {color.track.off} to #949494 (3.05:1)".
+    public var text: String {
+        let what = token.map { "set \($0) to \(to)" } ?? "use \(to)"
+        return "\(what) (\(Format.ratio(ratio))\(coverage != nil ? " at its best pixel" : ""))"
     }
 }
 

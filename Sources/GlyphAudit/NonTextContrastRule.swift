@@ -113,7 +113,7 @@ public struct NonTextContrastRule: AuditRule {
     /// Two findings of different sizes that say the same thing about the same colours.
     static func sameMeasurement(_ a: Finding, _ b: Finding) -> Bool {
         a.subject == b.subject && a.message == b.message && a.severity == b.severity && a.numbers == b.numbers
-            && a.values == b.values && a.location == b.location
+            && a.values == b.values && a.location == b.location && a.suggestion == b.suggestion
     }
 
     static func seen(_ c: RGBA, over bg: RGBA) -> RGBA { c.composited(over: bg) }
@@ -210,11 +210,18 @@ public struct NonTextContrastRule: AuditRule {
             message = "\(what) is \(Format.ratio(ratio)), needs \(Format.number(required)):1"
         }
         let fg = role == part.role ? part.foregroundSeen : (part.alternative?.seen ?? part.foregroundSeen)
-        return [Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
-                        variant: VariantGroupID.id(variants), subject: part.subject, message: message, numbers: numbers,
-                        values: ["foreground": fg.hex, "background": part.background.hex, "theme": theme.name],
-                        location: input.colorLocation(spec, theme: theme, role: role, state: state),
-                        picture: .swatch(foreground: fg, background: part.background, ratio: ratio, required: required))]
+        let authored = role == part.role ? part.foreground : (part.alternative?.color ?? part.foreground)
+        let location = input.colorLocation(spec, theme: theme, role: role, state: state)
+        var finding = Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
+                              variant: VariantGroupID.id(variants), subject: part.subject, message: message, numbers: numbers,
+                              values: ["foreground": fg.hex, "background": part.background.hex, "theme": theme.name],
+                              location: location,
+                              picture: .swatch(foreground: fg, background: part.background, ratio: ratio, required: required))
+        if ratio < required {
+            let name = role == part.role ? part.name : (part.alternative?.name ?? part.name)
+            finding.suggestion = ColorFix(part: name, foreground: authored, background: part.background, required: required, location: location)
+        }
+        return [finding]
     }
 
     // MARK: Rendered pixels
@@ -228,6 +235,8 @@ public struct NonTextContrastRule: AuditRule {
         var authoredRatio: Double
         var role: ColorRole
         var width: Double
+        /// The part's colour as authored.
+        var foreground: RGBA
     }
 
     static func pixelParts(_ item: PlannedVariant, theme: ThemeSpec, required: Double) -> [PixelPart] {
@@ -240,16 +249,17 @@ public struct NonTextContrastRule: AuditRule {
             switch part.role {
             case .border where layout.borderWidth > 0:
                 out.append(PixelPart(subject: part.subject, region: layout.glyph, exclude: layout.appearance.mark != .none ? layout.mark : nil,
-                                     background: part.background, authoredRatio: ratio, role: .border, width: layout.borderWidth))
+                                     background: part.background, authoredRatio: ratio, role: .border, width: layout.borderWidth,
+                                     foreground: part.foreground))
             case .mark:
                 if let m = layout.mark {
                     out.append(PixelPart(subject: part.subject, region: m, exclude: nil, background: part.background,
-                                         authoredRatio: ratio, role: .mark, width: layout.markWeight))
+                                         authoredRatio: ratio, role: .mark, width: layout.markWeight, foreground: part.foreground))
                 }
             case .tint:
                 if let r = layout.image {
                     out.append(PixelPart(subject: part.subject, region: r, exclude: nil, background: part.background,
-                                         authoredRatio: ratio, role: .tint, width: 0))
+                                         authoredRatio: ratio, role: .tint, width: 0, foreground: part.foreground))
                 }
             default:
                 break
@@ -304,6 +314,8 @@ public struct NonTextContrastRule: AuditRule {
             let role: ColorRole
             let region: Rect
             let width: Double
+            let foreground: RGBA
+            let background: RGBA
         }
         let items = input.items
         // What each variant needs measured; identical glyphs (the same pixels, region and background)
@@ -338,7 +350,8 @@ public struct NonTextContrastRule: AuditRule {
         }
         let misses = work.compactMap { w -> Miss? in
             best[w.job] < required ? Miss(index: w.item, subject: w.part.subject, best: best[w.job], authored: w.part.authoredRatio,
-                                          role: w.part.role, region: w.part.region, width: w.part.width) : nil
+                                          role: w.part.role, region: w.part.region, width: w.part.width,
+                                          foreground: w.part.foreground, background: w.part.background) : nil
         }
         // One warning per part, theme, state, component and scale, listing the Dynamic Type sizes.
         var order: [String] = []
@@ -359,13 +372,18 @@ public struct NonTextContrastRule: AuditRule {
             let stroke = worst.width > 0 ? " \(Format.points(worst.width)) pt" : ""
             let message = "\(worst.subject)\(stroke) reaches \(Format.ratio(worst.authored)) as authored, but at @\(v.scale)x "
                 + "no pixel of it reaches \(Format.number(required)):1 (best \(Format.ratio(worst.best))) at \(Format.sizes(sizes))"
-            return Finding(rule: id, severity: .warning, criterion: criterion,
-                           variant: VariantGroupID.id(ms.map { items[$0.index].variant }), subject: "\(worst.subject) pixels",
-                           message: message,
-                           numbers: ["bestPixelRatio": worst.best, "ratio": worst.authored, "required": required, "scale": Double(v.scale)],
-                           sizes: sizes,
-                           location: input.colorLocation(item.spec, theme: theme, role: worst.role, state: v.state),
-                           picture: .outline(v, worst.region))
+            let location = input.colorLocation(item.spec, theme: theme, role: worst.role, state: v.state)
+            var finding = Finding(rule: id, severity: .warning, criterion: criterion,
+                                  variant: VariantGroupID.id(ms.map { items[$0.index].variant }), subject: "\(worst.subject) pixels",
+                                  message: message,
+                                  numbers: ["bestPixelRatio": worst.best, "ratio": worst.authored, "required": required, "scale": Double(v.scale)],
+                                  sizes: sizes, location: location, picture: .outline(v, worst.region))
+            // The best pixel is the colour drawn at some coverage over the background: the colour
+            // whose best pixel, at that coverage, reaches the ratio.
+            let coverage = ContrastSuggestion.coverage(of: worst.foreground, on: worst.background, drawnRatio: worst.best)
+            finding.suggestion = ColorFix(part: worst.subject, foreground: worst.foreground, background: worst.background,
+                                          required: required, coverage: coverage, location: location)
+            return finding
         }
     }
 

@@ -95,12 +95,18 @@ public struct TextContrastRule: AuditRule {
                         message += "; passes \(Format.number(o["largeTextRatio"])):1 as large text at \(Format.sizes(passingLarge))"
                     }
                 }
-                out.append(Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
-                                   variant: VariantGroupID.id(variants), subject: "label", message: message,
-                                   numbers: ["ratio": ratio, "required": needs.max()!],
-                                   values: ["foreground": seen.hex, "background": surface.hex], sizes: shown,
-                                   location: input.colorLocation(spec, theme: theme, role: .label, state: bucket.state),
-                                   picture: .swatch(foreground: seen, background: surface, ratio: ratio, required: needs.max()!)))
+                let location = input.colorLocation(spec, theme: theme, role: .label, state: bucket.state)
+                var finding = Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
+                                      variant: VariantGroupID.id(variants), subject: "label", message: message,
+                                      numbers: ["ratio": ratio, "required": needs.max()!],
+                                      values: ["foreground": seen.hex, "background": surface.hex], sizes: shown,
+                                      location: location,
+                                      picture: .swatch(foreground: seen, background: surface, ratio: ratio, required: needs.max()!))
+                if ratio < needs.max()! {
+                    finding.suggestion = ColorFix(part: "label", foreground: bucket.color, background: surface, required: needs.max()!,
+                                           location: location)
+                }
+                out.append(finding)
             }
         }
         return out

@@ -189,6 +189,7 @@ enum AuditText {
                 if fold.findings.count > 1 { head += "  [\(fold.findings.count) variants]" }
                 out += head + "\n"
                 out += "           \(f.message)\n"
+                if let s = f.suggestion { out += "           fix: \(s.text)\n" }
                 if fold.findings.count > 1 {
                     out += "           (shown: \(f.variant))\n"
                 }
