@@ -36,10 +36,10 @@ public struct NonTextContrastRule: AuditRule {
     """
     public let fix = """
     Darken (on light surfaces) or lighten (on dark surfaces) the failing colour until it reaches the \
-    ratio; for a switch, give the off track a colour or a border that reaches 3:1 against the surface; \
+    ratio (each finding names the nearest colour that does, same hue and chroma); for a switch, give the off track a colour or a border that reaches 3:1 against the surface; \
     for an original-colour image, outline it (or most of it) in a colour that reaches 3:1 in the SVG, \
     and draw what shows the state (tick, dot, fill) in a colour that reaches 3:1 against what it sits on. \
-    For the pixel warning, draw the stroke at least one pixel wide at @1x (e.g. 1 pt instead of 0.5 pt).
+    For the pixel warning, draw the stroke at least one pixel wide at @1x (e.g. 1 pt instead of 0.5 pt),     or use the darker colour the finding names.
     """
     public let parameters = [
         RuleParameter("minimumRatio", 3, range: 1...21, "The contrast ratio the parts must reach (1.4.11: 3)."),

@@ -22,7 +22,7 @@ public struct TextContrastRule: AuditRule {
     (18 pt = 24 px), so the stricter reading is 24 and 18.67. A theme named `disabled` is exempt \
     (1.4.3 exempts text of inactive components): its ratio is reported as info. Ratios are never rounded.
     """
-    public let fix = "Darken (on light surfaces) or lighten (on dark surfaces) the label colour until it reaches 4.5:1."
+    public let fix = "Darken (on light surfaces) or lighten (on dark surfaces) the label colour until it reaches 4.5:1; each finding names the nearest colour that does (same hue and chroma)."
     public let parameters = [
         RuleParameter("minimumRatio", 4.5, range: 1...21, "The ratio normal text must reach (1.4.3: 4.5)."),
         RuleParameter("largeTextRatio", 3, range: 1...21, "The ratio large text must reach (1.4.3: 3)."),
