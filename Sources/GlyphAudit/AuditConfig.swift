@@ -143,6 +143,40 @@ public struct AuditConfig: Sendable, Equatable {
 
     public static let fileName = ".glyphaudit.json"
 
+    /// Where `.glyphaudit.json` is found when no `--config` is given: the first of the working folder
+    /// and the folders above it, up to and including the repository root (the nearest folder that holds
+    /// `.git`, a folder or a file), that holds one. Outside a repository (no `.git` from the working
+    /// folder up to `/`) only the working folder is looked in, so a stray file in a home or temporary
+    /// folder never configures an unrelated run.
+    public struct Lookup: Sendable, Equatable {
+        /// The folders looked in, the working folder first.
+        public var searched: [URL]
+        /// The file found, relative to the working folder (`.glyphaudit.json`, `../../.glyphaudit.json`); nil when none.
+        public var file: String?
+    }
+
+    /// Looks for `.glyphaudit.json` from `folder` (the working folder) up; see `Lookup`.
+    public static func lookup(from folder: URL) -> Lookup {
+        let fm = FileManager.default
+        var chain: [URL] = []
+        var dir = folder.standardizedFileURL
+        var root: Int?
+        while true {
+            chain.append(dir)
+            if fm.fileExists(atPath: dir.appendingPathComponent(".git").path) { root = chain.count - 1; break }
+            let parent = dir.deletingLastPathComponent().standardizedFileURL
+            if parent.path == dir.path || dir.path == "/" { break }
+            dir = parent
+        }
+        let searched = root.map { Array(chain[...$0]) } ?? [chain[0]]
+        for (up, dir) in searched.enumerated() {
+            if fm.fileExists(atPath: dir.appendingPathComponent(fileName).path) {
+                return Lookup(searched: searched, file: String(repeating: "../", count: up) + fileName)
+            }
+        }
+        return Lookup(searched: searched, file: nil)
+    }
+
     /// Reads a configuration file; errors name it as `file` is written (relative paths stay relative).
     public static func load(file: String, rules: [any AuditRule] = Auditor.registry) throws(InputError) -> AuditConfig {
         try parse(try read(file), file: file, rules: rules)

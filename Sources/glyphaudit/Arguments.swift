@@ -1,14 +1,31 @@
 import Foundation
 
 /// One option a command accepts.
+///
+/// Three kinds: a flag (`value` nil: `--json`), an option that takes a value (`--report DIR` or
+/// `--report=DIR`), and an option whose value may be left out (`optionalValue`: `--vector`,
+/// `--vector svg`, `--vector=svg`), which takes the next word only when it is one of its `choices`.
 struct Option: Sendable {
     let name: String
     /// The value's placeholder (`N`, `DIR`…); nil for a flag.
     let value: String?
     let help: String
     var repeatable = false
+    /// The values the option takes when they are a known set. The parser refuses any other value of
+    /// a single-valued option (not of a `list`), and `completions` offers them.
+    var choices: [String] = []
+    /// The value is a comma-separated list of `choices` (`--formats json,html`); the command checks it.
+    var list = false
+    /// The value may be left out; see the type's comment.
+    var optionalValue = false
 
     static func flag(_ name: String, _ help: String) -> Option { Option(name: name, value: nil, help: help) }
+
+    /// How --help and the usage line show it: `--report DIR`, `--vector [pdf|svg]`, `--json`.
+    var synopsis: String {
+        guard let value else { return "--\(name)" }
+        return optionalValue ? "--\(name) [\(value)]" : "--\(name) \(value)"
+    }
 }
 
 /// A usage error: the tool prints it with a pointer to --help and exits 64.
@@ -22,6 +39,9 @@ struct Arguments {
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
+    /// Parses `argv` against `options`. Every option that takes a value takes it as the next word
+    /// or after `=` (`--report out`, `--report=out`); a flag given a value (`--json=1`) is refused.
+    /// `--` ends the options: every word after it is a positional.
     init(_ argv: [String], options: [Option]) throws(UsageError) {
         var i = 0
         var onlyPositionals = false
@@ -45,24 +65,42 @@ struct Arguments {
             guard let option = options.first(where: { $0.name == name }) else {
                 throw UsageError(message: "unknown option --\(name)")
             }
-            if option.value == nil {
-                if inline != nil { throw UsageError(message: "--\(name) takes no value") }
+            guard let placeholder = option.value else {
+                if let inline {
+                    throw UsageError(message: "--\(name) is a flag and takes no value, got \"--\(name)=\(inline)\"; write --\(name) alone")
+                }
                 flags.insert(name)
                 continue
             }
             let value: String
             if let inline {
                 value = inline
+            } else if option.optionalValue {
+                // The value may be left out: the next word is the value only when it is one of the choices.
+                flags.insert(name)
+                guard i < argv.count, option.choices.contains(argv[i]) else { continue }
+                value = argv[i]
+                i += 1
             } else {
-                guard i < argv.count else { throw UsageError(message: "--\(name) needs a value (\(option.value!))") }
+                guard i < argv.count else { throw UsageError(message: "--\(name) needs a value (\(placeholder))") }
                 value = argv[i]
                 i += 1
             }
+            if !option.list, !option.choices.isEmpty, !option.choices.contains(value) {
+                throw UsageError(message: "--\(name) takes \(Arguments.alternatives(option.choices)), got \"\(value)\"")
+            }
+            if option.optionalValue { flags.insert(name) }
             if !option.repeatable, values[name] != nil { throw UsageError(message: "--\(name) given twice") }
             values[name, default: []].append(value)
         }
     }
 
+    /// `a, b or c`.
+    static func alternatives(_ words: [String]) -> String {
+        words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
+    }
+
+    /// A flag was given (or an option whose value may be left out, with or without its value).
     func flag(_ name: String) -> Bool { flags.contains(name) }
     func value(_ name: String) -> String? { values[name]?.last }
     /// All values of a repeatable option, comma-separated lists split.
@@ -102,9 +140,9 @@ struct Command: Sendable {
         if !discussion.isEmpty { s += "\n\(discussion)\n" }
         let all = options + [Option.flag("help", "Show this help.")]
         s += "\nOPTIONS:\n"
-        let width = all.map { "--\($0.name)\($0.value.map { " \($0)" } ?? "")".count }.max() ?? 0
+        let width = all.map(\.synopsis.count).max() ?? 0
         for o in all {
-            let left = "--\(o.name)\(o.value.map { " \($0)" } ?? "")"
+            let left = o.synopsis
             s += "  \(left.padding(toLength: width, withPad: " ", startingAt: 0))  \(o.help)\(o.repeatable ? " (repeatable)" : "")\n"
         }
         return s

@@ -17,52 +17,81 @@ enum AuditCommand {
             + "[--write-baseline FILE] [--fail-on error|warning|never] [--evidence DIR] [--json] [--jobs N] [--quiet] [--verbose]",
         discussion: """
         Renders the selected variants in memory and runs every rule (`glyphaudit rules` lists them). Prints
-        the findings grouped by preset and rule with counts, then the details; with --json, prints them as JSON
-        on stdout instead. Findings a baseline accepts (the config's "accepted" list, or --baseline FILE) are
+        the findings grouped by preset and rule with counts, then the details (repeats across Dynamic Type sizes
+        and scales folded into one entry; the first 20 entries of a preset, then how many more: --verbose lists
+        every finding); with --json, prints them as JSON on stdout instead. Findings a baseline accepts (the config's "accepted" list, or --baseline FILE) are
         shown but never fail the run; an entry that recorded a finding's message accepts it only while the
         message is the same (a finding that changed or got worse shows as new again), and while entries that
         accept findings keep the placeholder reason "TODO: …" a warning on stderr says how many and where.
         --write-baseline FILE writes every open warning and error into FILE as accepted, with its message and
         severity (keeping reasons already given; new ones say "TODO: …"), and exits 0. --evidence DIR writes a picture proving each
-        finding. With no --preset and no --spec, the four built-in presets are audited.
+        finding. With no --preset and no --spec, the four built-in presets are audited. The configuration is
+        --config FILE, else the nearest .glyphaudit.json from the working folder up to the repository root (the
+        first folder holding .git; outside a repository, the working folder only); --verbose names it.
         Exit status: 0 clean; 1 open findings at or above --fail-on (default: error); 2 bad input.
         """,
         options: Selection.options + AuditCommand.configOptions + [
             Option(name: "write-baseline", value: "FILE", help: "Write every open warning and error as accepted, then exit 0."),
             Option(name: "evidence", value: "DIR", help: "Write a picture proving each finding into DIR."),
             Option.flag("json", "Print the findings as JSON on stdout."),
-            Option.flag("verbose", "List every finding, without folding repeats together."),
+            Option.flag("verbose", "List every finding, without folding repeats together or cutting long lists short; "
+                        + "say which configuration file is read."),
             Option.flag("quiet", "Print nothing but errors (and --json output)."),
         ],
         run: run)
 
     /// The audit options `run` shares: configuration, accepted findings, fail level.
     static let configOptions: [Option] = [
-        Option(name: "config", value: "FILE", help: "Configuration (default: ./.glyphaudit.json when present)."),
+        configOption,
         Option(name: "baseline", value: "FILE", help: "Accepted findings to add to the configuration's."),
-        Option(name: "fail-on", value: "LEVEL", help: "error (default), warning or never."),
+        failOnOption,
     ]
+
+    /// `--config FILE`, for every command that reads the configuration (through `config(_:)`).
+    static let configOption = Option(
+        name: "config", value: "FILE",
+        help: "Configuration (default: the nearest .glyphaudit.json from the working folder up to the repository root).")
+
+    /// The fail levels `--fail-on` takes; the first is the default.
+    static let failLevels = ["error", "warning", "never"]
+
+    static let failOnOption = Option(name: "fail-on", value: "LEVEL", help: "error (default), warning or never.", choices: failLevels)
 
     /// `--fail-on`: nil means never.
     static func failLevel(_ args: Arguments) throws(UsageError) -> Severity? {
-        switch args.value("fail-on") ?? "error" {
+        switch args.value("fail-on") ?? failLevels[0] {
         case "error": return .error
         case "warning": return .warning
         case "never": return nil
-        case let other: throw UsageError(message: "--fail-on takes error, warning or never, got \"\(other)\"")
+        case let other: throw UsageError(message: "--fail-on takes \(Arguments.alternatives(failLevels)), got \"\(other)\"")
         }
     }
 
-    /// The configuration: --config FILE, else ./.glyphaudit.json when present, plus --baseline FILE.
+    /// The configuration, for every command that reads it (audit, run, rules): `--config FILE`, else
+    /// the nearest `.glyphaudit.json` from the working folder up to the repository root
+    /// (`AuditConfig.lookup`); plus `--baseline FILE` when the command has it. With `--verbose`, says
+    /// on stderr which file it read ("config: PATH").
     static func config(_ args: Arguments) throws -> AuditConfig {
         var config = AuditConfig()
+        let verbose = args.flag("verbose")
         if let file = args.value("config") {
             guard FileManager.default.fileExists(atPath: file) else {
                 throw InputError(file: file, message: "no such configuration file")
             }
+            if verbose { Console.info("config: \(file) (--config)") }
             config = try AuditConfig.load(file: file)
-        } else if FileManager.default.fileExists(atPath: AuditConfig.fileName) {
-            config = try AuditConfig.load(file: AuditConfig.fileName)
+        } else {
+            let lookup = AuditConfig.lookup(from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            if let file = lookup.file {
+                if verbose { Console.info("config: \(file)") }
+                config = try AuditConfig.load(file: file)
+            } else if verbose {
+                let top = lookup.searched.last!.path
+                Console.info("config: none (no \(AuditConfig.fileName) "
+                             + (lookup.searched.count == 1 && !FileManager.default.fileExists(atPath: top + "/.git")
+                                ? "in the working folder, which is in no git repository)"
+                                : "from the working folder up to the repository root, \(top))"))
+            }
         }
         if let file = args.value("baseline") {
             guard FileManager.default.fileExists(atPath: file) else {
@@ -157,6 +186,10 @@ enum AuditText {
         }
     }
 
+    /// How many entries of a list (a preset's folded findings, baseline entries) the text shows
+    /// before "… and N more"; --verbose shows every one.
+    static let listLimit = 20
+
     static func render(_ result: AuditResult, verbose: Bool, color: Bool) -> String {
         var out = ""
         let open = result.open
@@ -179,7 +212,8 @@ enum AuditText {
             let fs = result.findings.filter { $0.preset == preset }
             if fs.isEmpty { continue }
             out += "\n\(preset)\n"
-            let folds = verbose ? fs.map { Fold(findings: [$0], id: $0.variant) } : fold(fs)
+            let all = verbose ? fs.map { Fold(findings: [$0], id: $0.variant) } : fold(fs)
+            let folds = verbose ? all : Array(all.prefix(listLimit))
             for fold in folds {
                 let f = fold.findings[0]
                 let tag = f.accepted != nil ? "accepted" : f.severity.rawValue
@@ -197,25 +231,33 @@ enum AuditText {
                 if let l = f.location { out += "           at \(l.description)\n" }
                 if let p = f.picturePath { out += "           evidence: \(p)\n" }
             }
+            if folds.count < all.count { out += "  … and \(all.count - folds.count) more in \(preset) (--verbose or --json lists every finding)\n" }
         }
         func entry(_ a: AcceptedFinding) -> String {
             var s = "  \(a.rule)  \(a.variant)\(a.subject.map { "  \($0)" } ?? "")"
             if let file = a.file { s += "  (\(file)\(a.line.map { ":\($0)" } ?? ""))" }
             return s + "\n"
         }
+        func more(_ n: Int, of total: Int) -> String {
+            n < total ? "  … and \(total - n) more (--verbose lists them all)\n" : ""
+        }
         if !result.changedAccepted.isEmpty {
             out += "\nBaseline entries whose finding changed since it was accepted (open again):\n"
-            for c in result.changedAccepted {
+            let shown = verbose ? result.changedAccepted : Array(result.changedAccepted.prefix(listLimit))
+            for c in shown {
                 out += entry(c.entry)
                 if let m = c.entry.message { out += "      accepted: \(m)\n" }
                 if let s = c.entry.severity, s != c.now.severity { out += "      accepted as \(s.rawValue), now \(c.now.severity.rawValue)\n" }
                 out += "      now:      \(c.now.message)\n"
             }
+            out += more(shown.count, of: result.changedAccepted.count)
         }
         let stale = result.unusedAccepted.filter { a in !result.changedAccepted.contains { $0.entry == a } }
         if !stale.isEmpty {
             out += "\nBaseline entries that matched no finding (fixed, or stale):\n"
-            for a in stale { out += entry(a) }
+            let shown = verbose ? stale : Array(stale.prefix(listLimit))
+            for a in shown { out += entry(a) }
+            out += more(shown.count, of: stale.count)
         }
         return out
     }

@@ -30,7 +30,8 @@ enum ExportCommand {
                                        repeatable: true) : $0
         } + [
             Option(name: "xcassets", value: "DIR", help: "The catalog to write (required; the folder name ends in .xcassets)."),
-            Option.flag("vector", "One vector image per appearance instead of PNGs: pdf, or svg when followed by `svg`."),
+            Option(name: "vector", value: "pdf|svg", help: "One vector image per appearance instead of PNGs: pdf (the default), or svg.",
+                   choices: AssetCatalog.Format.allCases.filter(\.isVector).map(\.rawValue), optionalValue: true),
             Option.flag("quiet", "Print nothing but errors."),
         ],
         run: run)
@@ -39,21 +40,15 @@ enum ExportCommand {
         guard let dir = args.value("xcassets") else {
             throw UsageError(message: "--xcassets DIR is required")
         }
-        // `--vector` is a flag whose optional value follows it as a word (`--vector svg`).
+        // `--vector` alone means PDF; `--vector svg` and `--vector=svg` name the format (the parser
+        // takes the next word only when it is pdf or svg).
         var format = AssetCatalog.Format.png
-        var rest = args.positionals
         if args.flag("vector") {
-            format = .pdf
-            if let word = rest.first {
-                guard let f = AssetCatalog.Format(rawValue: word), f.isVector else {
-                    throw UsageError(message: "--vector takes pdf or svg, got \"\(word)\"")
-                }
-                format = f
-                rest.removeFirst()
-            }
+            format = args.value("vector").flatMap(AssetCatalog.Format.init(rawValue:)) ?? .pdf
         }
-        if let extra = rest.first {
-            throw UsageError(message: "unexpected argument \"\(extra)\"")
+        if let extra = args.positionals.first {
+            let hint = args.flag("vector") && args.value("vector") == nil ? " (--vector takes pdf or svg)" : ""
+            throw UsageError(message: "unexpected argument \"\(extra)\"\(hint)")
         }
         let jobs = try Selection.jobs(args)
         let start = DispatchTime.now()

@@ -13,31 +13,49 @@ enum MergeReportsCommand {
     static let command = Command(
         name: "merge-reports",
         summary: "Merge the reports of --shard runs into one complete set of reports.",
-        usage: "glyphaudit merge-reports DIR… [--report DIR] [--formats LIST] [--quiet]",
+        usage: "glyphaudit merge-reports DIR… [--report DIR] [--formats LIST] [--fail-on LEVEL] [--force] [--quiet]",
         discussion: """
         Each DIR is the --report folder of one `glyphaudit run --shard I/N`; its report.json and pictures
-        are read. The merged reports equal those of one unsharded run. Exit status: 0 when the merged run
-        passes, 1 when it has findings at its fail level or snapshot failures, 2 when a report is missing,
-        unreadable, of another run, or a shard is missing or doubled.
+        are read. The merged reports equal those of one unsharded run with the same --fail-on. Run the shards
+        with --fail-on never, so that each finishes and every shard's report is there to merge
+        (`glyphaudit run --shard I/N --fail-on never --report out-I`): merge-reports decides the run, at its
+        own --fail-on (default error, as run's; the level the shards ran with does not count, but all must
+        have run with the same). An existing --report folder that is not empty (glyphaudit-out by default)
+        is written into only with --force; the files merge-reports writes replace theirs, others are kept.
+        Exit status: 0 when the merged run passes; 1 when it has findings at or above --fail-on or snapshot
+        failures; 2 when a report is missing, unreadable, of another run, or a shard is missing or doubled,
+        or the --report folder is not empty and --force is not given.
         """,
         options: [
-            Option(name: "report", value: "DIR", help: "Where to write the merged reports (default: glyphaudit-out)."),
-            Option(name: "formats", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all)."),
+            Option(name: "report", value: "DIR",
+                   help: "Where to write the merged reports (default: glyphaudit-out; if not empty, only with --force)."),
+            Option(name: "formats", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all).",
+                   choices: ReportFormat.allCases.map(\.rawValue), list: true),
+            Option(name: "fail-on", value: "LEVEL",
+                   help: "The merged run's fail level: error (default), warning or never.", choices: AuditCommand.failLevels),
+            Option.flag("force", "Write into a --report folder that is not empty."),
             Option.flag("quiet", "Print nothing but errors."),
         ],
         run: run)
+
+    /// How many failed snapshots the summary names before "… and N more".
+    static let listLimit = 10
 
     static func run(_ args: Arguments) throws -> Int32 {
         let dirs = args.positionals
         guard !dirs.isEmpty else { throw UsageError(message: "name the shards' report folders") }
         let formats = try RunCommand.formats(args)
+        let failOn = try AuditCommand.failLevel(args)?.rawValue ?? "never"
         let out = URL(fileURLWithPath: args.value("report") ?? "glyphaudit-out")
+        try checkDestination(out, force: args.flag("force"))
         var parts: [(report: RunReport, file: String)] = []
         for dir in dirs {
             let file = URL(fileURLWithPath: dir).appendingPathComponent(ReportFormat.json.fileName)
             parts.append((try RunReport.read(file), file.path))
         }
-        let merged = try RunReport.merge(parts)
+        var merged = try RunReport.merge(parts)
+        // The merge decides the run: the shards ran with their own level (`never`, so each finished).
+        merged.failOn = failOn
         // Copy every picture the shards wrote (checked first, so nothing is written on bad input).
         var copies: [(from: URL, to: URL)] = []
         for (dir, part) in zip(dirs, parts) {
@@ -71,6 +89,42 @@ enum MergeReportsCommand {
         let counts = merged.counts
         Console.info("merged \(parts.count) reports: \(counted(counts.variants, "variant")), \(counted(counts.errors, "error")), "
                      + "\(counted(counts.warnings, "warning")), \(counted(counts.snapshotFailed, "snapshot failure")) → \(out.path)")
+        for line in verdict(merged) { Console.info(line) }
         return merged.exitStatus
+    }
+
+    /// An existing destination that is not an empty folder is written into only with --force (a
+    /// file in its place never): nothing of an earlier run is replaced unasked.
+    static func checkDestination(_ out: URL, force: Bool) throws(InputError) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: out.path, isDirectory: &isFolder) else { return }
+        guard isFolder.boolValue else {
+            throw InputError(file: out.path, message: "exists and is not a folder; name another with --report DIR")
+        }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        if !entries.isEmpty && !force {
+            throw InputError(file: out.path, message: "the folder exists and is not empty (\(entries.count) \(entries.count == 1 ? "entry" : "entries")); "
+                             + "merge-reports writes into it only with --force, or name another with --report DIR")
+        }
+    }
+
+    /// Whether the merged run passes at its level, and what fails it: findings by rule, then the
+    /// failed snapshots (the first few, then how many more).
+    static func verdict(_ r: RunReport) -> [String] {
+        let failing = r.failingFindings
+        let snapshots = (r.snapshots?.results ?? []).filter(\.failed)
+        var lines = ["merged run: \(r.passed ? "passed" : "failed") (fails on \(r.failOn))"
+                     + (r.passed ? "" : ": \(counted(failing.count, "finding")), \(counted(snapshots.count, "snapshot failure"))")]
+        for rule in r.rules.map(\.id) {
+            let fs = failing.filter { $0.rule == rule }
+            if fs.isEmpty { continue }
+            let parts = ["error", "warning"].compactMap { s -> String? in
+                let n = fs.filter { $0.severity.rawValue == s }.count
+                return n > 0 ? counted(n, s) : nil
+            }
+            lines.append("  \(rule.padding(toLength: 22, withPad: " ", startingAt: 0)) \(parts.joined(separator: ", "))")
+        }
+        lines += capped(snapshots.map { "  snapshot \($0.status.rawValue): \($0.id)" }, limit: listLimit)
+        return lines
     }
 }

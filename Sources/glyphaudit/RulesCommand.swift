@@ -13,13 +13,17 @@ enum RulesCommand {
     static let command = Command(
         name: "rules",
         summary: "List the audit rules, or explain one.",
-        usage: "glyphaudit rules [explain ID] [--config FILE]",
+        usage: "glyphaudit rules [explain ID] [--config FILE] [--verbose]",
         discussion: """
         `rules` lists every rule with its severity and the WCAG criterion it serves. `rules explain ID` says
         what the rule checks, its threshold (with the configuration's values), the criterion, and how to fix
-        a failure.
+        a failure. The configuration is read as `audit` reads it: --config FILE, else the nearest
+        .glyphaudit.json from the working folder up to the repository root.
         """,
-        options: [Option(name: "config", value: "FILE", help: "Configuration (default: ./.glyphaudit.json when present).")],
+        options: [
+            AuditCommand.configOption,
+            Option.flag("verbose", "Say on stderr which configuration file is read."),
+        ],
         run: run)
 
     static func run(_ args: Arguments) throws -> Int32 {

@@ -12,7 +12,8 @@ import GlyphSnapshot
 /// The options every command that works on variants shares.
 enum Selection {
     static let options: [Option] = [
-        Option(name: "preset", value: "NAME", help: "A built-in preset (see `glyphaudit presets`).", repeatable: true),
+        Option(name: "preset", value: "NAME", help: "A built-in preset (see `glyphaudit presets`).", repeatable: true,
+               choices: Presets.names, list: true),
         Option(name: "spec", value: "FILE", help: "A spec file (JSON; see docs/spec-format.md).", repeatable: true),
         Option(name: "only", value: "KEY=VALUE",
                help: "Keep variants where KEY (preset, control, shape, size, dynamic-type, theme, state, scale) is VALUE.",
@@ -83,6 +84,12 @@ enum Console {
     static func error(_ s: String) {
         FileHandle.standardError.write(Data(("glyphaudit: " + s + "\n").utf8))
     }
+}
+
+/// At most `limit` lines of a long list, then "… and N more" for the rest.
+func capped(_ lines: [String], limit: Int, indent: String = "  ") -> [String] {
+    guard lines.count > limit else { return lines }
+    return Array(lines.prefix(limit)) + ["\(indent)… and \(lines.count - limit) more"]
 }
 
 func seconds(since start: DispatchTime) -> Double {

@@ -11,17 +11,22 @@ import GlyphSnapshot
 
 let version = "0.1.0"
 
-let commands: [Command] = [
-    RunCommand.command,
-    RenderCommand.command,
-    PresetsCommand.command,
-    AuditCommand.command,
-    CheckCommand.command,
-    DiffCommand.command,
-    RulesCommand.command,
-    MergeReportsCommand.command,
-    ExportCommand.command,
-]
+/// Every command, in the order `--help` lists them. `completions` generates its scripts from this
+/// table and the commands' option tables, so the scripts know what the parser knows.
+enum Commands {
+    static let all: [Command] = [
+        RunCommand.command,
+        RenderCommand.command,
+        PresetsCommand.command,
+        AuditCommand.command,
+        CheckCommand.command,
+        DiffCommand.command,
+        RulesCommand.command,
+        MergeReportsCommand.command,
+        ExportCommand.command,
+        CompletionsCommand.command,
+    ]
+}
 
 func mainHelp() -> String {
     var s = """
@@ -33,10 +38,12 @@ func mainHelp() -> String {
     COMMANDS:
 
     """
-    for c in commands { s += "  \(c.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(c.summary)\n" }
+    for c in Commands.all { s += "  \(c.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(c.summary)\n" }
     s += """
 
-    Run `glyphaudit <command> --help` for a command's options.
+    Run `glyphaudit <command> --help` for a command's options. An option's value follows it as the next word
+    or after `=` (--fail-on never, --fail-on=never). `glyphaudit completions bash|zsh|fish` prints a
+    completion script.
     Exit status: 0 clean; 1 findings or snapshot mismatches; 2 bad input or a runtime failure; 64 usage error
     (an unknown option, option value, preset or rule name). Limits on inputs: docs/limits.md.
 
@@ -51,7 +58,7 @@ func main() -> Int32 {
         return 64
     }
     if first == "--help" || first == "-h" || first == "help" {
-        if first == "help", argv.count > 1, let c = commands.first(where: { $0.name == argv[1] }) {
+        if first == "help", argv.count > 1, let c = Commands.all.first(where: { $0.name == argv[1] }) {
             print(c.help, terminator: "")
         } else {
             print(mainHelp(), terminator: "")
@@ -62,7 +69,7 @@ func main() -> Int32 {
         print("glyphaudit \(version)")
         return 0
     }
-    guard let command = commands.first(where: { $0.name == first }) else {
+    guard let command = Commands.all.first(where: { $0.name == first }) else {
         Console.error("unknown command \"\(first)\"; run `glyphaudit --help` for the list")
         return 64
     }
