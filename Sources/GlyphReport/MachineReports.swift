@@ -17,9 +17,11 @@ func xmlEscape(_ s: String) -> String {
         case "\"": out += "&quot;"
         case "'": out += "&apos;"
         case "\n": out += "&#10;"
+        case "\r": out += "&#13;"
+        case "\t": out += "&#9;"
         default:
-            // XML 1.0 forbids most control characters.
-            if ch.value < 0x20 && ch != "\t" && ch != "\r" { continue }
+            // XML 1.0 forbids the other control characters and U+FFFE, U+FFFF.
+            if ch.value < 0x20 || ch.value == 0xFFFE || ch.value == 0xFFFF { continue }
             out.unicodeScalars.append(ch)
         }
     }
@@ -30,85 +32,207 @@ extension RunReport {
     /// The spec file of a preset, for `file` attributes and locations.
     func source(of preset: String) -> String { presets.first { $0.name == preset }?.source ?? preset }
 
-    /// JUnit XML: one `testcase` per variant and rule (classname `preset.rule`, name the rest of the
-    /// variant id), plus one per variant for its snapshot when snapshots were checked. Findings at the
-    /// fail level are `failure`s; others are listed in `system-out`. Snapshot pictures are attached
-    /// with `[[ATTACHMENT|path]]` lines (Jenkins' and GitLab's convention); both read such a path
-    /// relative to the working folder (Jenkins' workspace, GitLab's `$CI_PROJECT_DIR`), so the pictures'
-    /// report-relative paths are prefixed with `attachmentBase`, the report folder as seen from there.
-    /// Every element carries `time="0"` (no clock goes into a report; dorny/test-reporter shows a
-    /// missing time as NaN).
-    public func junitXML(attachmentBase: String = "") -> String {
-        let failing = Set(failingFindings.map { "\($0.rule)|\($0.variant)|\($0.subject)" })
-        let matcher = FindingMatcher(findings)
-        let snapshotByID = Dictionary((snapshots?.results ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let ruleIDs = rules.map(\.id)
+    /// Whether a preset is one of the tool's built-in presets, whose files (spec, tokens, images) are
+    /// compiled into glyphaudit and are not files of the repository it runs in. Its `source` is
+    /// `Assets/presets/NAME.json` (the built-in's path, which `presetRecords` writes for a spec read
+    /// from the tool; a spec read from disk has the path it was given) or `preset:NAME`.
+    public func isBuiltin(_ preset: String) -> Bool {
+        let source = source(of: preset)
+        return source.hasPrefix("preset:") || (Presets.names.contains(preset) && source == Presets.path(preset))
+    }
 
+    /// Whether `path` names a file of the repository `run` ran in: relative to the working folder
+    /// (an absolute path or one going up with `..` is outside it) and not a file of a built-in preset
+    /// (its spec, tokens and images are inside the tool; baselines never are). `exists` is asked last
+    /// (the annotations check that the file is there).
+    func inRepository(_ path: String, builtin: Bool, exists: (String) -> Bool = { _ in true }) -> Bool {
+        guard !builtin, !path.isEmpty, !path.hasPrefix("/"), path != "..", !path.hasPrefix("../") else { return false }
+        return exists(path)
+    }
+
+    /// At most this many findings or snapshots are listed in one JUnit failure or `system-out`; the
+    /// rest are counted (`… and 58 more`).
+    public static let junitListLimit = 50
+
+    /// JUnit XML sized for CI (and valid against the Jenkins JUnit schema,
+    /// `../shared/reference/schemas/jenkins-junit-10.xsd`): one `testsuite` per preset in the run; in
+    /// it one `testcase` per rule and component (classname `preset.rule`, name the component, e.g.
+    /// `square-md`), and, when snapshots were checked, one for the preset's snapshots (classname
+    /// `preset.snapshot`, name `all variants`). The set of test cases depends on the selection and the
+    /// rules alone, never on what was found, so a CI's test history follows each one.
+    ///
+    /// A rule's test case fails when findings at the fail level cover the component (a finding for
+    /// every component, `preset/*/…`, such as a theme's text colour, covers each of them): the
+    /// failure's message counts them and the variants they cover and quotes the first; its body lists
+    /// them, one line each (`[error] id (subject): message`), up to `junitListLimit`. Findings below
+    /// the fail level or accepted are listed in `system-out`. A rule that is off is a `skipped` case.
+    /// The snapshot case fails when any of the preset's snapshots does; failed snapshots attach their
+    /// pictures with `[[ATTACHMENT|path]]` lines (Jenkins' and GitLab's convention); both read such a
+    /// path relative to the working folder (Jenkins' workspace, GitLab's `$CI_PROJECT_DIR`), so the
+    /// pictures' report-relative paths are prefixed with `attachmentBase`, the report folder as seen
+    /// from there. Every element carries `time="0"` (no clock goes into a report; dorny/test-reporter
+    /// shows a missing time as NaN). A suite names its spec in `file` only when it is a file of the
+    /// repository (not a built-in preset).
+    public func junitXML(attachmentBase: String = "") -> String {
+        let failing = Set(failingFindings.map(Self.findingKey))
+        let limit = Self.junitListLimit
         var suites = ""
         var totalTests = 0
         var totalFailures = 0
+        let variantsByPreset = Dictionary(grouping: variants, by: \.preset)
+        let findingsByPreset = Dictionary(grouping: findings, by: \.preset)
+        let snapshotsByPreset = Dictionary(grouping: snapshots?.results ?? [], by: { VariantID(parsing: $0.id).preset })
+
+        func more(_ n: Int) -> String { "… and \(n) more (report.json and index.html list them all)" }
+        func lines(_ items: [String]) -> String {
+            (items.prefix(limit) + (items.count > limit ? [more(items.count - limit)] : [])).joined(separator: "\n")
+        }
+
         for preset in presets {
-            let vs = variants.filter { $0.preset == preset.name }
-            if vs.isEmpty { continue }
+            guard let vs = variantsByPreset[preset.name], !vs.isEmpty else { continue }
+            var components: [String] = []
+            for v in vs where !components.contains(v.component) { components.append(v.component) }
+            let ids = vs.map { VariantID(parsing: $0.id) }
+            let mine = findingsByPreset[preset.name] ?? []
             var cases = ""
-            var tests = 0
-            var failures = 0
-            for v in vs {
-                let name = String(v.id.dropFirst(preset.name.count + 1))
-                let mine = matcher.matches(v.id).map { findings[$0] }
-                for rule in ruleIDs {
+            var tests = 0, failures = 0, skipped = 0
+
+            for rule in rules {
+                let ruleFindings = mine.filter { $0.rule == rule.id }
+                for component in components {
                     tests += 1
-                    let hits = mine.filter { $0.rule == rule }
-                    let fails = hits.filter { failing.contains("\($0.rule)|\($0.variant)|\($0.subject)") }
-                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule))\" name=\"\(xmlEscape(name))\" file=\"\(xmlEscape(preset.source))\" time=\"0\""
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule.id))\" name=\"\(xmlEscape(component))\" time=\"0\""
+                    if rule.severity == .off {
+                        skipped += 1
+                        cases += ">\n      <skipped message=\"\(xmlEscape("\(rule.id) is off in the configuration"))\"/>\n    </testcase>\n"
+                        continue
+                    }
+                    let hits = ruleFindings.filter { let c = $0.id.component; return c == VariantID.any || c == component }
                     if hits.isEmpty {
                         cases += "/>\n"
                         continue
                     }
                     cases += ">\n"
+                    let fails = hits.filter { failing.contains(Self.findingKey($0)) }
                     if let first = fails.first {
                         failures += 1
-                        let body = fails.map { "[\($0.severity)] \($0.message)" }.joined(separator: "\n")
-                        cases += "      <failure type=\"\(xmlEscape(rule))\" message=\"\(xmlEscape(first.message))\">\(xmlEscape(body))</failure>\n"
+                        let componentIDs = ids.filter { $0.component == component }
+                        let covered = Self.covered(fails, componentIDs)
+                        let message = "\(Self.countedFindings(fails)) in \(covered) of \(counted(componentIDs.count, "variant")): \(first.message)"
+                            + (fails.count > 1 ? " (and \(fails.count - 1) more)" : "")
+                        let body = lines(fails.map { "[\($0.severity)] \($0.variant) (\($0.subject)): \($0.message)" })
+                        cases += "      <failure type=\"\(xmlEscape(rule.id))\" message=\"\(xmlEscape(message))\">\(xmlEscape(body))</failure>\n"
                     }
-                    let notes = hits.filter { !fails.contains($0) }
+                    let notes = hits.filter { !failing.contains(Self.findingKey($0)) }
                     if !notes.isEmpty {
-                        let text = notes.map { "[\($0.severity)\($0.accepted != nil ? ", accepted" : "")] \($0.message)" }.joined(separator: "\n")
+                        let text = lines(notes.map {
+                            "[\($0.severity)\($0.accepted.map { ", accepted: \($0)" } ?? "")] \($0.variant) (\($0.subject)): \($0.message)"
+                        })
                         cases += "      <system-out>\(xmlEscape(text))</system-out>\n"
                     }
                     cases += "    </testcase>\n"
                 }
-                if let s = snapshotByID[v.id] {
-                    tests += 1
-                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"\(xmlEscape(name))\" file=\"\(xmlEscape(snapshotFile(s)))\" time=\"0\""
-                    if !s.failed {
-                        cases += "/>\n"
-                        continue
+            }
+
+            if snapshots != nil {
+                tests += 1
+                let results = snapshotsByPreset[preset.name] ?? []
+                let failed = results.filter(\.failed)
+                let stale = results.filter { $0.status == .stale && !$0.failed }
+                let checked = results.filter { $0.status != .stale }.count
+                cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"all variants\" time=\"0\""
+                if failed.isEmpty && stale.isEmpty {
+                    cases += "/>\n"
+                } else {
+                    cases += ">\n"
+                    if !failed.isEmpty {
+                        failures += 1
+                        let message = "\(failed.count) of \(counted(checked, "snapshot")) failed: \(Self.snapshotBreakdown(failed))"
+                        let body = lines(failed.map { "\(Self.snapshotLabel($0)): \($0.id): \(snapshotMessage($0))" })
+                        cases += "      <failure type=\"snapshot\" message=\"\(xmlEscape(message))\">\(xmlEscape(body))</failure>\n"
                     }
-                    failures += 1
-                    let message = snapshotMessage(s)
-                    cases += ">\n      <failure type=\"snapshot-\(xmlEscape(s.status.rawValue))\" message=\"\(xmlEscape(message))\">\(xmlEscape(message))</failure>\n"
-                    let attachments = [s.expected, s.actual, s.diff].compactMap { $0 }
-                        .map { "[[ATTACHMENT|\(attachmentBase.isEmpty ? $0 : attachmentBase + "/" + $0)]]" }
-                    if !attachments.isEmpty {
-                        cases += "      <system-out>\(xmlEscape(attachments.joined(separator: "\n")))</system-out>\n"
+                    // Jenkins wants each attachment on a line of its own with nothing around it.
+                    var out = failed.prefix(limit).flatMap { s in
+                        [s.expected, s.actual, s.diff].compactMap { $0 }
+                            .map { "[[ATTACHMENT|\(attachmentBase.isEmpty ? $0 : attachmentBase + "/" + $0)]]" }
                     }
+                    if failed.count > limit { out.append("… and the pictures of \(failed.count - limit) more in the report folder") }
+                    if !stale.isEmpty { out.append(lines(stale.map { "stale: \($0.id): \(snapshotMessage($0))" })) }
+                    if !out.isEmpty { cases += "      <system-out>\(xmlEscape(out.joined(separator: "\n")))</system-out>\n" }
                     cases += "    </testcase>\n"
                 }
             }
+
             totalTests += tests
             totalFailures += failures
-            suites += "  <testsuite name=\"\(xmlEscape(preset.name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\" file=\"\(xmlEscape(preset.source))\">\n"
+            let file = inRepository(preset.source, builtin: isBuiltin(preset.name)) ? " file=\"\(xmlEscape(preset.source))\"" : ""
+            suites += "  <testsuite name=\"\(xmlEscape(preset.name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" "
+                + "skipped=\"\(skipped)\" time=\"0\"\(file)>\n"
             suites += cases
             suites += "  </testsuite>\n"
         }
+        // (The schema has no `skipped` on `testsuites`: each suite counts its own.)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"glyphaudit\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" skipped=\"0\" time=\"0\">\n"
+            + "<testsuites name=\"glyphaudit\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" time=\"0\">\n"
             + suites + "</testsuites>\n"
     }
 
-    /// SARIF 2.1.0: one result per finding, located where the problem comes from (the token file and
-    /// line when the colour came from a token, else the spec line), with the rules' help text.
+    /// `3 errors`, `2 warnings`, or `4 failing findings` when the severities are mixed.
+    static func countedFindings(_ findings: [Finding]) -> String {
+        let severities = Set(findings.map(\.severity))
+        return counted(findings.count, severities.count == 1 ? severities.first!.rawValue : "finding")
+    }
+
+    /// What tells findings apart (the SARIF fingerprint too).
+    static func findingKey(_ f: Finding) -> String { "\(f.rule)|\(f.variant)|\(f.subject)" }
+
+    /// How many of `ids` the findings cover (see `Finding.covers`).
+    static func covered(_ findings: [Finding], _ ids: [VariantID]) -> Int {
+        var exact = Set<String>()
+        var patterns: [(id: VariantID, sizes: Set<String>?)] = []
+        for f in findings {
+            if !f.variant.contains(VariantID.any) && f.dynamicTypeSizes == nil {
+                exact.insert(f.variant)
+            } else {
+                patterns.append((f.id, f.dynamicTypeSizes.map { Set($0.map(\.short)) }))
+            }
+        }
+        return ids.filter { v in
+            exact.contains(v.description) || patterns.contains { p in
+                p.id.covers(v) && (p.sizes.map { $0.contains(v.dynamicType) } ?? true)
+            }
+        }.count
+    }
+
+    /// A failed snapshot's kind in words: `changed`, `new`, `unreadable`, or `not written`.
+    static func snapshotLabel(_ s: SnapshotRecord) -> String {
+        switch s.status {
+        case .mismatch: "changed"
+        case .new: "new"
+        case .unreadable: "unreadable"
+        case .stale: "stale"
+        case .match: "not written"
+        }
+    }
+
+    /// `2 changed, 1 new`: failed snapshots counted by kind, in a fixed order.
+    static func snapshotBreakdown(_ failed: [SnapshotRecord]) -> String {
+        let labels = failed.map(snapshotLabel)
+        return ["changed", "new", "unreadable", "stale", "not written"].compactMap { label in
+            let n = labels.filter { $0 == label }.count
+            return n == 0 ? nil : "\(n) \(label)"
+        }.joined(separator: ", ")
+    }
+
+    /// SARIF 2.1.0: one result per finding of a spec in the repository, located where the problem
+    /// comes from (the token file and line when the colour came from a token, else the spec line),
+    /// with the rules' help text.
+    ///
+    /// A built-in preset's findings are not results: its spec and tokens are inside the tool, not
+    /// files of the repository, and GitHub code scanning refuses a whole log in which any result lacks
+    /// a file location (`locationFromSarifResult: expected at least one location` / `expected artifact
+    /// location`). They are counted in a note (`invocations[0].toolExecutionNotifications`); the other
+    /// reports list them.
     public func sarifData() throws -> Data {
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let sarifRules: [[String: Any]] = rules.map { r in
@@ -125,13 +249,18 @@ extension RunReport {
             ]
         }
         var results: [[String: Any]] = []
+        var leftOut: [String: Int] = [:]
         for f in findings {
+            guard !isBuiltin(f.preset) else {
+                leftOut[f.preset, default: 0] += 1
+                continue
+            }
             var result: [String: Any] = [
                 "ruleId": f.rule,
                 "level": sarifLevel(f.severity),
                 "message": ["text": f.message],
                 "properties": ["variant": f.variant, "subject": f.subject],
-                "partialFingerprints": ["glyphaudit/v1": "\(f.rule)|\(f.variant)|\(f.subject)"],
+                "partialFingerprints": ["glyphaudit/v1": Self.findingKey(f)],
             ]
             if let i = ruleIndex[f.rule] { result["ruleIndex"] = i }
             var physical: [String: Any]
@@ -153,23 +282,41 @@ extension RunReport {
             results.append(result)
         }
         let version = tool.split(separator: " ").last.map(String.init) ?? tool
+        var run: [String: Any] = [
+            "tool": ["driver": [
+                "name": "glyphaudit",
+                "version": version,
+                "rules": sarifRules,
+            ]],
+            // Paths are relative to the folder glyphaudit ran in (the repository root in CI); its
+            // absolute URI is not written, so the log is the same on every machine (SARIF 2.1.0
+            // §3.14.14 allows a base without `uri`; GitHub resolves relative paths from the repository root).
+            "originalUriBaseIds": [Self.sarifRoot: [
+                "description": ["text": "The folder glyphaudit ran in (the repository root in CI); file paths are relative to it."],
+            ]],
+            "results": results,
+        ]
+        if !leftOut.isEmpty {
+            let names = presets.map(\.name).filter { leftOut[$0] != nil }
+            let n = leftOut.values.reduce(0, +)
+            let text = "\(counted(n, "finding")) of the built-in preset\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) "
+                + "\(n == 1 ? "is" : "are") not among the results: a built-in preset's spec is inside glyphaudit, not a file of this "
+                + "repository. report.json, junit.xml, summary.md and index.html list them; `glyphaudit presets show NAME --out DIR` "
+                + "writes a preset out as a spec of your own, whose findings are located in it."
+            run["invocations"] = [[
+                "executionSuccessful": true,
+                "toolExecutionNotifications": [[
+                    "descriptor": ["id": "builtin-presets"],
+                    "level": "note",
+                    "message": ["text": text],
+                    "properties": ["findings": n, "presets": names],
+                ]],
+            ]]
+        }
         let doc: [String: Any] = [
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
-            "runs": [[
-                "tool": ["driver": [
-                    "name": "glyphaudit",
-                    "version": version,
-                    "rules": sarifRules,
-                ]],
-                // Paths are relative to the folder glyphaudit ran in (the repository root in CI); its
-                // absolute URI is not written, so the log is the same on every machine (SARIF 2.1.0
-                // §3.14.14 allows a base without `uri`; GitHub resolves relative paths from the repository root).
-                "originalUriBaseIds": [Self.sarifRoot: [
-                    "description": ["text": "The folder glyphaudit ran in (the repository root in CI); file paths are relative to it."],
-                ]],
-                "results": results,
-            ]],
+            "runs": [run],
         ]
         var data = try JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         data.append(0x0A)
@@ -215,81 +362,5 @@ extension RunReport {
         case .warning: "warning"
         case .info: "note"
         }
-    }
-
-    /// A short Markdown summary for `$GITHUB_STEP_SUMMARY`: under 1 MiB, no images.
-    public func markdown(limit: Int = 50) -> String {
-        let c = counts
-        var md = "## glyphaudit \(passed ? "✅ passed" : "❌ failed")\n\n"
-        md += "| | |\n|---|---|\n"
-        md += "| Variants | \(c.variants) |\n"
-        md += "| Findings | \(counted(c.errors, "error")), \(counted(c.warnings, "warning")), \(c.infos) info\(c.accepted > 0 ? ", \(c.accepted) accepted" : "") |\n"
-        if snapshots != nil {
-            md += "| Snapshots | \(c.snapshotMatches) match, \(c.snapshotMismatches) changed, \(c.snapshotNew) new, \(c.snapshotStale) stale |\n"
-        }
-        md += "| Fails on | \(failOn) |\n\n"
-        if !c.byRule.isEmpty {
-            md += "### Findings by rule\n\n| rule | WCAG | errors | warnings | info |\n|---|---|---:|---:|---:|\n"
-            for rule in rules where c.byRule[rule.id] != nil {
-                let r = c.byRule[rule.id]!
-                md += "| `\(rule.id)` | \(rule.criterion ?? "—") | \(r["error"] ?? 0) | \(r["warning"] ?? 0) | \(r["info"] ?? 0) |\n"
-            }
-            md += "\n"
-        }
-        let failing = failingFindings
-        if !failing.isEmpty {
-            md += "### Failing findings\n\n"
-            for f in failing.prefix(limit) {
-                md += "- **\(f.rule)** `\(f.variant)`: \(markdownEscape(f.message))\n"
-            }
-            if failing.count > limit { md += "- … and \(failing.count - limit) more (see the HTML or JSON report)\n" }
-            md += "\n"
-        }
-        let changed = (snapshots?.results ?? []).filter(\.failed)
-        if !changed.isEmpty {
-            md += "### Snapshot changes\n\n"
-            for s in changed.prefix(limit) {
-                md += "- `\(s.id)`: \(s.status) — \(markdownEscape(snapshotMessage(s)))\n"
-            }
-            if changed.count > limit { md += "- … and \(changed.count - limit) more\n" }
-        }
-        return md
-    }
-
-    /// Text for one Markdown line: Markdown and HTML punctuation backslash-escaped, so a message
-    /// (which may quote names from a spec) can neither break the table or list nor become a link,
-    /// an image or an HTML tag.
-    func markdownEscape(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            switch ch {
-            case "\n", "\r", "\r\n": out += " "
-            case "\\", "`", "*", "_", "[", "]", "<", ">", "!", "|": out += "\\" + String(ch)
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
-
-    /// GitHub Actions workflow commands for failing findings and snapshots (`::error file=…::`).
-    public func githubAnnotations(limit: Int = 50) -> [String] {
-        func esc(_ s: String) -> String {
-            s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
-                .replacingOccurrences(of: "\n", with: "%0A")
-        }
-        func prop(_ s: String) -> String { esc(s).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C") }
-        var lines: [String] = []
-        for f in failingFindings.prefix(limit) {
-            let file = f.location?.token != nil ? (f.location?.tokenFile ?? f.location?.file) : f.location?.file
-            let line = f.location?.token != nil ? f.location?.tokenLine : f.location?.line
-            var p = "file=\(prop(file ?? source(of: f.preset)))"
-            if let line { p += ",line=\(line)" }
-            p += ",title=\(prop("glyphaudit \(f.rule)"))"
-            lines.append("::\(f.severity == .warning ? "warning" : "error") \(p)::\(esc("\(f.variant): \(f.message)"))")
-        }
-        for s in (snapshots?.results ?? []).filter(\.failed).prefix(limit) {
-            lines.append("::error file=\(prop(snapshotFile(s))),title=\(prop("glyphaudit snapshot"))::\(esc("\(s.id): \(snapshotMessage(s))"))")
-        }
-        return lines
     }
 }

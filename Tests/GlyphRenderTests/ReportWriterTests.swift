@@ -13,10 +13,11 @@ import Testing
 import FoundationXML
 #endif
 
-// The machine-readable reports (JUnit, SARIF, Markdown, GitHub annotations) and merging, made from a
-// small hand-built RunReport so every case is known: findings that cover one variant or many (`*`),
-// every severity, an accepted one, one whose colour comes from a token, XML-hostile text, and
-// snapshots that match, changed (with pictures), are new or stale.
+// The machine-readable reports (SARIF here; JUnit, Markdown and GitHub annotations in
+// CIOutputTests.swift) and merging, made from a small hand-built RunReport so every case is known:
+// findings that cover one variant or many (`*`), every severity, an accepted one, one whose colour
+// comes from a token, XML-hostile text, and snapshots that match, changed (with pictures), are new
+// or stale.
 
 enum SampleReport {
     static let rules = [
@@ -141,135 +142,6 @@ extension XMLElement {
     func attr(_ name: String) -> String? { attribute(forName: name)?.stringValue }
 }
 
-@Suite("JUnit XML")
-struct JUnitReportTests {
-    @Test("parses with FoundationXML in the shape GitHub, GitLab and Jenkins read: testsuites > testsuite > testcase")
-    func shape() throws {
-        let report = SampleReport.make()
-        let junit = try JUnitDocument(report.junitXML(attachmentBase: "out"))
-        #expect(junit.root.name == "testsuites")
-        #expect(junit.suites.map { $0.attr("name") } == ["alpha", "beta"])
-        #expect(junit.suites.map { $0.attr("file") } == ["specs/alpha.json", "specs/beta.json"])
-        // Only testsuite elements under the root, only testcase elements under a suite.
-        #expect(junit.root.children?.filter { $0.kind == .element }.allSatisfy { $0.name == "testsuite" } == true)
-        for suite in junit.suites {
-            #expect(suite.children?.filter { $0.kind == .element }.allSatisfy { $0.name == "testcase" } == true)
-            #expect(suite.attr("time").flatMap(Double.init) == 0, "dorny/test-reporter reads the suite's time as a number")
-        }
-        // Every testcase has classname, name and a numeric time (dorny/test-reporter shows NaN without one).
-        for c in junit.cases {
-            #expect(!c.classname.isEmpty && !c.name.isEmpty)
-            #expect(c.time.flatMap(Double.init) == 0, "\(c.classname) \(c.name)")
-        }
-    }
-
-    @Test("one testcase per variant and rule (plus one per checked snapshot), unique by classname and name")
-    func oneCasePerVariantAndRule() throws {
-        let report = SampleReport.make()
-        let junit = try JUnitDocument(report.junitXML())
-        var keys = Set<String>()
-        for c in junit.cases { #expect(keys.insert("\(c.classname)\u{0}\(c.name)").inserted, "duplicate \(c.classname) \(c.name)") }
-        for v in report.variants {
-            let name = String(v.id.dropFirst(v.preset.count + 1))
-            for rule in report.rules {
-                let matching = junit.cases.filter { $0.classname == "\(v.preset).\(rule.id)" && $0.name == name }
-                #expect(matching.count == 1, "\(v.id) \(rule.id)")
-                #expect(matching.first?.file == report.source(of: v.preset), "rule cases point at the spec")
-                #expect(matching.first?.suite == v.preset)
-            }
-        }
-        // The stale baseline has no variant, so no testcase; the other three do.
-        let snapshotCases = junit.cases.filter { $0.classname.hasSuffix(".snapshot") }
-        #expect(snapshotCases.count == 3)
-        #expect(junit.cases.count == report.variants.count * report.rules.count + 3)
-    }
-
-    @Test("failures for the findings at the fail level, never for accepted ones; others in system-out", arguments: ["error", "warning", "never"])
-    func failures(failOn: String) throws {
-        let report = SampleReport.make(failOn: failOn)
-        let junit = try JUnitDocument(report.junitXML())
-        let failing = report.failingFindings
-        #expect(failing.allSatisfy { $0.accepted == nil })
-        for v in report.variants {
-            let name = String(v.id.dropFirst(v.preset.count + 1))
-            for rule in report.rules {
-                let c = try #require(junit.cases.first { $0.classname == "\(v.preset).\(rule.id)" && $0.name == name })
-                let shouldFail = failing.filter { $0.rule == rule.id && $0.covers(v.id) }
-                let notes = report.findings.filter { $0.rule == rule.id && $0.covers(v.id) && !shouldFail.contains($0) }
-                #expect(c.failures.count == (shouldFail.isEmpty ? 0 : 1), "\(v.id) \(rule.id)")
-                if let f = c.failures.first {
-                    #expect(f.attr("message") == shouldFail[0].message)
-                    #expect(f.attr("type") == rule.id)
-                    for s in shouldFail { #expect(f.stringValue?.contains(s.message) == true) }
-                }
-                #expect((c.systemOut != nil) == !notes.isEmpty, "\(v.id) \(rule.id)")
-                // (XML 1.0 cannot carry the sample's BEL character; it is dropped.)
-                for n in notes { #expect(c.systemOut?.contains(n.message.filter { $0 != "\u{07}" }) == true) }
-            }
-        }
-        // Every failing finding shows as a failure somewhere.
-        for f in failing {
-            #expect(junit.cases.contains { c in c.classname.hasSuffix(".\(f.rule)") && !c.failures.isEmpty
-                && f.covers("\(c.suite)/\(c.name)") }, "\(f.variant)")
-        }
-        // Snapshot failures do not depend on the fail level.
-        #expect(junit.cases.filter { $0.classname.hasSuffix(".snapshot") && !$0.failures.isEmpty }.count == 2)
-    }
-
-    @Test("tests and failures attributes equal the testcase and failure elements, per suite and in total", arguments: ["error", "warning", "never"])
-    func counts(failOn: String) throws {
-        let junit = try JUnitDocument(SampleReport.make(failOn: failOn).junitXML())
-        var tests = 0, failures = 0
-        for suite in junit.suites {
-            let cases = suite.elements(forName: "testcase")
-            let failed = cases.filter { !$0.elements(forName: "failure").isEmpty }.count
-            let failureElements = cases.reduce(0) { $0 + $1.elements(forName: "failure").count }
-            #expect(failed == failureElements, "at most one failure element per testcase (Jenkins keeps only one)")
-            #expect(suite.attr("tests") == String(cases.count))
-            #expect(suite.attr("failures") == String(failureElements))
-            #expect(suite.attr("errors") == "0" && suite.attr("skipped") == "0")
-            tests += cases.count
-            failures += failureElements
-        }
-        #expect(junit.root.attr("tests") == String(tests))
-        #expect(junit.root.attr("failures") == String(failures))
-        let expected = ["error": 5, "warning": 6, "never": 2][failOn]!
-        #expect(failures == expected)
-    }
-
-    @Test("a changed snapshot attaches expected, actual and diff as [[ATTACHMENT|…]] lines, relative to the working folder")
-    func attachments() throws {
-        let junit = try JUnitDocument(SampleReport.make().junitXML(attachmentBase: "ci/glyphaudit-out"))
-        let changed = try #require(junit.cases.first { $0.classname == "alpha.snapshot" && $0.name == "square-md/AX5/default/checked@2x" })
-        #expect(changed.failures.first?.attr("type") == "snapshot-mismatch")
-        #expect(changed.file == "snapshots/alpha/square-md/AX5/default/checked@2x.png", "a snapshot case points at its baseline")
-        let lines = try #require(changed.systemOut).split(separator: "\n").map(String.init)
-        let base = "ci/glyphaudit-out/snapshots/alpha/square-md/AX5/default/checked@2x"
-        // Jenkins wants each on its own line with nothing around it.
-        #expect(lines == ["[[ATTACHMENT|\(base).expected.png]]", "[[ATTACHMENT|\(base).actual.png]]", "[[ATTACHMENT|\(base).diff.png]]"])
-        // A new baseline has no pictures to attach; a match is a plain passing case.
-        let new = try #require(junit.cases.first { $0.classname == "beta.snapshot" })
-        #expect(new.failures.count == 1 && new.systemOut == nil)
-        let match = try #require(junit.cases.first { $0.classname == "alpha.snapshot" && $0.name == "square-md/L/default/unchecked@2x" })
-        #expect(match.failures.isEmpty && match.systemOut == nil)
-        // Without a base the paths stay relative to the report folder.
-        let plain = try JUnitDocument(SampleReport.make().junitXML())
-        #expect(plain.cases.contains { $0.systemOut?.contains("[[ATTACHMENT|snapshots/alpha/") == true })
-    }
-
-    @Test("hostile text is escaped: the document still parses and the message comes back whole, minus control characters")
-    func escaping() throws {
-        var report = SampleReport.make(failOn: "warning")
-        report.findings[report.findings.firstIndex { $0.rule == "target-size" }!].severity = .error
-        let xml = report.junitXML()
-        let junit = try JUnitDocument(xml)
-        let c = try #require(junit.cases.first { $0.classname == "beta.target-size" && $0.name == "switch-md/L/default/off@2x" })
-        let message = try #require(c.failures.first?.attr("message"))
-        #expect(message.hasPrefix("hit area <44> & \"wide\" 'enough': 100% ![x]"))
-        #expect(message.contains("\nsecond line"), "a newline in an attribute survives as &#10;")
-        #expect(!xml.contains("\u{07}"))
-    }
-}
 #endif
 
 @Suite("SARIF 2.1.0")
@@ -411,67 +283,6 @@ struct SARIFReportTests {
     }
 }
 
-@Suite("Markdown summary and workflow annotations")
-struct MarkdownReportTests {
-    /// A report with `count` failing findings and as many failed snapshots, with long messages.
-    static func big(_ count: Int) -> RunReport {
-        var r = SampleReport.make()
-        r.findings = (0..<count).map { i in
-            SampleReport.finding(["state-shape", "nontext-contrast", "target-size"][i % 3], i % 5 == 0 ? .warning : .error,
-                                 "alpha/square-md/L/default/unchecked@2x", "part \(i)",
-                                 "part \(i) is \(String(repeating: "very ", count: 40))faint ![chart](https://example.invalid/\(i).png) <img src=\(i)>")
-        }
-        r.snapshots?.results = (0..<count).map { i in
-            SnapshotRecord(id: "alpha/square-md/L/default/unchecked\(i)@2x", status: .mismatch, failed: true, baseline: "b\(i).png",
-                           message: "\(i) px differ ![d](x.png)", expected: "e\(i).png", actual: "a\(i).png", diff: "d\(i).png")
-        }
-        return r
-    }
-
-    @Test("under 1 MiB and without images, even with thousands of findings and snapshot changes")
-    func bounded() {
-        let report = Self.big(5000)
-        let md = report.markdown()
-        #expect(md.utf8.count < 1 << 20)
-        #expect(md.utf8.count < 64 << 10, "a summary, not a dump: \(md.utf8.count) bytes")
-        #expect(!md.contains("!["), "no Markdown images")
-        #expect(!md.replacingOccurrences(of: "\\<", with: "").contains("<"), "no HTML tags, so no HTML images")
-        #expect(md.contains("- … and 3950 more (see the HTML or JSON report)"), "4000 failing findings, 50 listed")
-        #expect(md.contains("- … and 4950 more"), "5000 snapshot changes, 50 listed")
-        #expect(md.contains("## glyphaudit ❌ failed"))
-        #expect(md.contains("| Findings | 4000 errors, 1000 warnings, 0 info |"))
-    }
-
-    @Test("the sample's counts, rules table and failing findings")
-    func content() {
-        let md = SampleReport.make().markdown()
-        #expect(md.contains("| Variants | 6 |"))
-        #expect(md.contains("| Snapshots | 1 match, 1 changed, 1 new, 1 stale |"))
-        #expect(md.contains("| `nontext-contrast` | 1.4.11 | 1 | 0 | 0 |"), "the accepted finding is not counted")
-        #expect(md.contains("- **nontext-contrast** `alpha/square-md/*/default/unchecked@2x`: ring #C4C4C4"))
-        #expect(!md.contains("off track #E9E9EA"), "accepted: not failing")
-        #expect(!md.contains("!["))
-        #expect(SampleReport.make(failOn: "never").markdown().contains("❌ failed"), "snapshots still fail")
-    }
-
-    @Test("workflow annotations: ::error file=…,line=…:: with the token file for token colours, escaped")
-    func annotations() {
-        var report = SampleReport.make(failOn: "warning")
-        report.findings[report.findings.firstIndex { $0.rule == "target-size" }!].severity = .warning
-        let lines = report.githubAnnotations()
-        #expect(lines.contains { $0.hasPrefix("::error file=tokens/alpha.tokens.json,line=7,title=glyphaudit nontext-contrast::alpha/square-md/*/default/unchecked@2x: ring") })
-        #expect(lines.contains { $0.hasPrefix("::warning file=specs/alpha.json,line=20,title=glyphaudit state-shape::") })
-        #expect(lines.contains { $0.hasPrefix("::error file=specs/beta.json,title=glyphaudit state-shape::beta/switch-md/L/default/on@2x") },
-                "no location: the spec, without a line")
-        let hostile = lines.first { $0.contains("hit area <44>") }
-        #expect(hostile?.contains("%0Asecond line") == true, "newlines escaped, one command per line")
-        #expect(lines.contains("::error file=snapshots/alpha/square-md/AX5/default/checked@2x.png,title=glyphaudit snapshot::alpha/square-md/AX5/default/checked@2x: 3 px differ"))
-        #expect(!lines.contains { $0.contains("off track") }, "accepted findings are not annotated")
-        #expect(lines.allSatisfy { !$0.contains("\n") })
-        #expect(SampleReport.make(failOn: "never").githubAnnotations().count == 2, "only the two failed snapshots")
-    }
-}
-
 @Suite("Merging shard reports")
 struct MergeReportTests {
     /// The sample split into shards by preset, as `run --shard` splits it.
@@ -602,35 +413,6 @@ struct SARIFLocationTests {
             }
         }
         #expect(relative > 0 && absolute == 1, "beta's finding without a location points at its (absolute) spec")
-    }
-}
-
-@Suite("New snapshots: message and location")
-struct NewSnapshotReportTests {
-    @Test("a new snapshot says what to do, and points JUnit and annotations at the spec, not at a missing baseline")
-    func newSnapshot() throws {
-        var report = SampleReport.make()
-        let i = try #require(report.snapshots?.results.firstIndex { $0.status == .new })
-        report.snapshots?.results[i].message = nil
-        let hint = "if the render is right, record it with `glyphaudit check --record` (or `glyphaudit run --record`)"
-        #expect(report.snapshotMessage(report.snapshots!.results[i]) == "no baseline yet (snapshots/beta/switch-md/L/default/off@2x.png); " + hint)
-        let lines = report.githubAnnotations()
-        #expect(lines.contains("::error file=specs/beta.json,title=glyphaudit snapshot::beta/switch-md/L/default/off@2x: no baseline yet "
-                               + "(snapshots/beta/switch-md/L/default/off@2x.png); " + hint))
-        #expect(lines.contains { $0.hasPrefix("::error file=snapshots/alpha/square-md/AX5/default/checked@2x.png,") }, "a mismatch keeps its baseline")
-        #if canImport(FoundationXML) || os(macOS)
-        let junit = try JUnitDocument(report.junitXML())
-        let c = try #require(junit.cases.first { $0.classname == "beta.snapshot" })
-        #expect(c.file == "specs/beta.json")
-        #expect(c.failures.first?.attr("message")?.hasSuffix(hint) == true)
-        #expect(c.failures.first?.attr("type") == "snapshot-new")
-        #endif
-        #expect(report.markdown().contains("`beta/switch-md/L/default/off@2x`: new — no baseline yet"))
-        // Recorded in this run: it passes and names the file it wrote.
-        report.snapshots?.results[i].action = .recorded
-        report.snapshots?.results[i].failed = false
-        #expect(report.snapshotMessage(report.snapshots!.results[i]) == "no baseline; recorded as snapshots/beta/switch-md/L/default/off@2x.png")
-        #expect(report.snapshotFile(report.snapshots!.results[i]) == "snapshots/beta/switch-md/L/default/off@2x.png")
     }
 }
 

@@ -1,0 +1,153 @@
+import Foundation
+import GlyphTestSupport
+import Testing
+
+// The reports a CI reads, as `glyphaudit run` writes them: on the built-in presets (reduced matrix)
+// with one baseline changed and one missing, and on a spec of one's own written out with
+// `presets show --out`. junit.xml and results.sarif are checked against their schemas with real
+// validators (SchemaValidation).
+
+/// A run of the built-in presets' reduced matrix in a workspace whose baselines have one change and
+/// one gap, under GITHUB_ACTIONS=true.
+struct BuiltinCIRun {
+    let w = RunWorkspace()
+    let result: CLI.Result
+    static let changed = "swiftui-switch/switch-md/L/default/on@2x"
+    static let missing = "rvs-checkbox/square-md/AX5/default/checked@2x"
+
+    init() throws {
+        try w.copyBaselines()
+        try w.changeOnePixel("\(Self.changed).png")
+        try FileManager.default.removeItem(at: w.url.appendingPathComponent("snap/\(Self.missing).png"))
+        result = try w.run(["run"] + RunWorkspace.reduced + ["--snapshots", "snap", "--report", "out"], environment: ["GITHUB_ACTIONS": "true"])
+    }
+
+    var annotations: [String] { result.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("::") } }
+}
+
+@Suite("glyphaudit run: the CI outputs")
+struct CLICIOutputTests {
+    @Test("built-in presets: a JUnit case per rule and component, the snapshots in one case per preset")
+    func builtinJUnit() throws {
+        let run = try BuiltinCIRun()
+        #expect(run.result.status == 1, "\(run.result.stderr)")
+        let junit = try run.w.text("out/junit.xml")
+        let report = try run.w.json("out/report.json")
+        let variants = try #require(report["variants"] as? [[String: Any]])
+        let rules = try #require(report["rules"] as? [[String: Any]])
+        var components: [String: Set<String>] = [:]
+        for v in variants { components[v["preset"] as! String, default: []].insert(v["component"] as! String) }
+        let cases = components.values.reduce(0) { $0 + $1.count } * rules.count + components.count
+        #expect(components.values.reduce(0) { $0 + $1.count } == 7, "swiftui-checkbox, swiftui-switch and rvs-checkbox have one component, design-system-checkbox four")
+        #expect(junit.components(separatedBy: "<testcase ").count - 1 == cases)
+        #expect(junit.contains("<testsuites name=\"glyphaudit\" tests=\"\(cases)\" "))
+        // The two snapshot failures, each in its preset's case, with the changed one's pictures attached.
+        #expect(junit.contains("<testcase classname=\"swiftui-switch.snapshot\" name=\"all variants\" time=\"0\">\n      <failure type=\"snapshot\" "
+                               + "message=\"1 of 12 snapshots failed: 1 changed\">changed: \(BuiltinCIRun.changed): "))
+        #expect(junit.contains("<testcase classname=\"rvs-checkbox.snapshot\" name=\"all variants\" time=\"0\">\n      <failure type=\"snapshot\" "
+                               + "message=\"1 of 18 snapshots failed: 1 new\">new: \(BuiltinCIRun.missing): "))
+        #expect(junit.contains("[[ATTACHMENT|out/snapshots/\(BuiltinCIRun.changed).diff.png]]"))
+        #expect(!junit.contains("Assets/"), "no path into the tool's own files")
+        #expect(junit.utf8.count < 64 << 10, "\(junit.utf8.count) bytes")
+    }
+
+    @Test("built-in presets: junit.xml with findings and snapshot failures validates against the Jenkins XSD",
+          .enabled(if: SchemaValidation.junitUnavailable == nil, "\(SchemaValidation.junitUnavailable ?? "")"))
+    func builtinJUnitValid() throws {
+        let run = try BuiltinCIRun()
+        let junit = try run.w.text("out/junit.xml")
+        #expect(junit.contains("<failure type=\"state-shape\"") && junit.contains("<failure type=\"snapshot\""))
+        let outcome = try SchemaValidation.validateJUnit(junit)
+        #expect(outcome.valid, "\(outcome.output)")
+    }
+
+    @Test("built-in presets: results.sarif validates, with their findings left out and counted in a note",
+          .enabled(if: SchemaValidation.sarifUnavailable == nil, "\(SchemaValidation.sarifUnavailable ?? "")"))
+    func builtinSARIF() throws {
+        let run = try BuiltinCIRun()
+        let data = try Data(contentsOf: run.w.url.appendingPathComponent("out/results.sarif"))
+        let outcome = try SchemaValidation.validateSARIF(data)
+        #expect(outcome.valid, "\(outcome.output)")
+        let log = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let sarifRun = try #require((log["runs"] as? [[String: Any]])?.first)
+        #expect((sarifRun["results"] as? [Any])?.isEmpty == true)
+        let findings = try #require(try run.w.json("out/report.json")["findings"] as? [[String: Any]])
+        let note = try #require(((sarifRun["invocations"] as? [[String: Any]])?.first?["toolExecutionNotifications"] as? [[String: Any]])?.first)
+        #expect(((note["message"] as? [String: Any])?["text"] as? String)?.hasPrefix("\(findings.count) findings of the built-in presets "
+                + "swiftui-checkbox, swiftui-switch, design-system-checkbox, rvs-checkbox are not among the results") == true)
+    }
+
+    @Test("built-in presets: at most 10 error annotations, snapshots first, one per rule and preset, never file= into the tool")
+    func builtinAnnotations() throws {
+        let run = try BuiltinCIRun()
+        let lines = run.annotations
+        let findings = try #require(try run.w.json("out/report.json")["findings"] as? [[String: Any]])
+        let groups = Set(findings.filter { $0["severity"] as? String == "error" && $0["accepted"] == nil }
+            .map { "\(($0["variant"] as! String).split(separator: "/")[0]) \($0["rule"] as! String)" })
+        #expect(lines.allSatisfy { $0.hasPrefix("::error ") }, "--fail-on error: no warnings")
+        #expect(lines.count == min(10, 1 + groups.count), "\(lines.count) lines for \(groups.count) groups and the snapshots")
+        #expect(lines.count <= 10)
+        // The snapshots: one line, pointing at the first failed one's baseline (in the workspace) — the changed one comes first.
+        #expect(lines[0].hasPrefix("::error file=snap/\(BuiltinCIRun.changed).png,title=glyphaudit snapshots%3A 2 of 106 failed::1 changed, 1 new%0A"),
+                "\(lines[0])")
+        // (With more than nine groups the last line would count the rest: `title=glyphaudit%3A N more groups`.)
+        for line in lines.dropFirst() where !line.hasPrefix("::error title=glyphaudit%3A ") {
+            #expect(line.hasPrefix("::error title=glyphaudit "), "a built-in preset has no file of the repository: \(line)")
+            let group = groups.first { g in
+                let parts = g.split(separator: " ")
+                return line.hasPrefix("::error title=glyphaudit \(parts[1])%3A ") && line.contains(" in \(parts[0])::")
+            }
+            #expect(group != nil, "\(line)")
+        }
+        #expect(!lines.joined().contains("Assets/"))
+        let summary = try run.w.text("out/summary.md")
+        #expect(summary.utf8.count < 65_536 && !summary.contains("\\`"))
+        #expect(summary.contains("- `\(BuiltinCIRun.changed)`: mismatch — "))
+    }
+
+    @Test("a spec of one's own: annotations, SARIF and JUnit point at its file and lines; both logs validate")
+    func ownSpec() throws {
+        let w = RunWorkspace()
+        #expect(try w.run(["presets", "show", "swiftui-switch", "--out", "myspec"]).status == 0)
+        let r = try w.run(["run", "--spec", "myspec/swiftui-switch.json"] + RunWorkspace.reduced + ["--report", "out"],
+                          environment: ["GITHUB_ACTIONS": "true"])
+        #expect(r.status == 1, "\(r.stderr)")
+        let spec = try w.text("myspec/swiftui-switch.json").split(separator: "\n", omittingEmptySubsequences: false)
+        let findings = try #require(try w.json("out/report.json")["findings"] as? [[String: Any]])
+        let failing = findings.filter { $0["severity"] as? String == "error" }
+        #expect(!failing.isEmpty)
+
+        let lines = r.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("::") }
+        #expect(!lines.isEmpty && lines.count <= 10)
+        for line in lines {
+            // file=myspec/swiftui-switch.json,line=N: the line holds the key the finding is about.
+            let m = try #require(line.firstMatch(of: try Regex(#"^::error file=myspec/swiftui-switch\.json,line=(\d+),title=glyphaudit ([a-z-]+)%3A"#)), "\(line)")
+            let n = try #require(Int(String(m.output[1].substring ?? "")))
+            let rule = String(m.output[2].substring ?? "")
+            let keys = failing.filter { $0["rule"] as? String == rule }.compactMap { (($0["location"] as? [String: Any])?["keyPath"] as? String)?.split(separator: ".").last }
+            #expect(keys.contains { spec[n - 1].contains("\"\($0)\"") }, "line \(n): \(spec[n - 1])")
+        }
+
+        let sarif = try Data(contentsOf: w.url.appendingPathComponent("out/results.sarif"))
+        let run = try #require((try JSONSerialization.jsonObject(with: sarif) as? [String: Any]).flatMap { ($0["runs"] as? [[String: Any]])?.first })
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.count == findings.count, "every finding of a spec in the repository is a result")
+        #expect(results.allSatisfy { r in
+            let artifact = ((r["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any]
+            return artifact?["uri"] as? String == "myspec/swiftui-switch.json" && artifact?["uriBaseId"] as? String == "%SRCROOT%"
+        })
+        #expect(run["invocations"] == nil)
+
+        let junit = try w.text("out/junit.xml")
+        #expect(junit.contains("<testsuite name=\"swiftui-switch\" tests=\"7\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0\" file=\"myspec/swiftui-switch.json\">"),
+                "\(junit.prefix(400))")
+        if SchemaValidation.junitUnavailable == nil {
+            let outcome = try SchemaValidation.validateJUnit(junit)
+            #expect(outcome.valid, "\(outcome.output)")
+        }
+        if SchemaValidation.sarifUnavailable == nil {
+            let outcome = try SchemaValidation.validateSARIF(sarif)
+            #expect(outcome.valid, "\(outcome.output)")
+        }
+    }
+}
