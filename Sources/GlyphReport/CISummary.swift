@@ -57,6 +57,12 @@ extension RunReport {
     /// The longest a message runs in summary.md and in an annotation before it is cut with `…`.
     static let messageLimit = 300
 
+    /// A suggested colour in summary.md: "set `{token}` to `#949394` (3.06:1)".
+    static func markdown(_ fix: ColorFix) -> String {
+        let what = fix.token.map { "set \(MarkdownText.code($0)) to \(MarkdownText.code(fix.to))" } ?? "use \(MarkdownText.code(fix.to))"
+        return "\(what) (\(Format.ratio(fix.ratio))\(fix.coverage != nil ? " at its best pixel" : ""))"
+    }
+
     static func clip(_ s: String, _ limit: Int = messageLimit) -> String {
         s.count <= limit ? s : String(s.prefix(limit - 1)) + "…"
     }
@@ -138,7 +144,8 @@ extension RunReport {
                     break
                 }
                 let fold = e.count > 1 ? " (\(e.count) findings at different Dynamic Type sizes or scales)" : ""
-                let entry = "  - \(MarkdownText.code(e.id)): \(MarkdownText.prose(Self.clip(e.first.message)))\(fold)\n"
+                let fix = e.first.suggestion.map { " — fix: \(Self.markdown($0))" } ?? ""
+                let entry = "  - \(MarkdownText.code(e.id)): \(MarkdownText.prose(Self.clip(e.first.message)))\(fold)\(fix)\n"
                 if !md.append(entry) {
                     md.force("  - … and \(more) more\n")
                     if g + 1 < groups.count { md.force(foldLine(groups[(g + 1)...])) }
@@ -232,6 +239,7 @@ extension RunReport {
             var out = shown.map { g -> String in
                 let first = g.findings[0]
                 var message = "\(first.variant): \(Self.clip(first.message))"
+                if let fix = first.suggestion { message += "; fix: \(fix.text)" }
                 if g.findings.count > 1 {
                     message += "\n… and \(g.findings.count - 1) more in summary.md (\(counted(g.variants, "variant")) in all)"
                 }

@@ -279,6 +279,10 @@ extension RunReport {
             if let reason = f.accepted {
                 result["suppressions"] = [["kind": "external", "justification": reason]]
             }
+            if let fix = f.suggestion {
+                result["message"] = ["text": "\(f.message). Fix: \(fix.text)."]
+                if let change = sarifFix(fix, physical) { result["fixes"] = [change] }
+            }
             results.append(result)
         }
         let version = tool.split(separator: " ").last.map(String.init) ?? tool
@@ -321,6 +325,34 @@ extension RunReport {
         var data = try JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         data.append(0x0A)
         return data
+    }
+
+    /// A SARIF `fix` for a suggested colour: the colour's literal on the line the finding points at
+    /// (the spec's key, or the token's final value) replaced by the suggestion. Nil when that line
+    /// does not hold the colour as written (`#RRGGBB` in any case), e.g. a colour in `rgb()`.
+    func sarifFix(_ fix: ColorFix, _ physical: [String: Any]) -> [String: Any]? {
+        guard let artifact = physical["artifactLocation"] as? [String: Any],
+              let line = (physical["region"] as? [String: Any])?["startLine"] as? Int,
+              let path = (artifact["uri"] as? String).flatMap({ $0.removingPercentEncoding }).map({
+                  $0.hasPrefix("file://") ? String($0.dropFirst("file://".count)) : $0 }),
+              let data = try? InputFile.read(path, limit: Limits.jsonFileBytes, what: "spec"),
+              let text = String(data: data, encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line >= 1, line <= lines.count,
+              let range = lines[line - 1].range(of: "\"\(fix.from)\"", options: .caseInsensitive) else { return nil }
+        // Columns count UTF-16 code units from 1 (SARIF's default columnKind), inside the quotes.
+        let lineText = lines[line - 1]
+        let start = lineText.utf16.distance(from: lineText.startIndex, to: range.lowerBound) + 2
+        return [
+            "description": ["text": "\(fix.text) for the \(fix.part)"],
+            "artifactChanges": [[
+                "artifactLocation": artifact,
+                "replacements": [[
+                    "deletedRegion": ["startLine": line, "startColumn": start, "endColumn": start + fix.from.utf16.count],
+                    "insertedContent": ["text": fix.to],
+                ]],
+            ]],
+        ]
     }
 
     /// A snapshot result's message, or, when the check gave none, what it means and what to do.
