@@ -9,9 +9,6 @@ import GlyphSnapshot
 /// or scripts) beside its pictures. Semantic HTML, usable with the keyboard, its own text and
 /// controls at WCAG AA contrast.
 extension RunReport {
-    /// The width a contact sheet may take: the page's 1400 px less its 20 px margins.
-    static let sheetWidth = 1360
-
     public func html() -> String {
         let page = HTMLPage(self)
         var h = HTMLBuilder()
@@ -90,16 +87,6 @@ extension RunReport {
         return String(id[..<at])
     }
 
-    /// The width a sheet of these columns takes at the renders' own size (CSS px): the size column,
-    /// then each column as wide as its widest render or its heading, with the cell padding and border.
-    static func naturalWidth(_ columns: [(theme: String, state: String)], _ variants: [VariantRecord]) -> Int {
-        48 + columns.reduce(0) { sum, col in
-            let widest = variants.filter { $0.theme == col.theme && $0.state == col.state }.map { $0.width / 2 }.max() ?? 0
-            let heading = max(col.theme.count, col.state.count) * 8 + 16
-            return sum + max(widest, heading) + 9
-        }
-    }
-
     /// For each picture (variant id at @2x), the open findings that cover it at any scale.
     func variantFindingIndex() -> [String: [Int]] {
         let matcher = FindingMatcher(findings) { $0.accepted == nil }
@@ -150,6 +137,7 @@ struct HTMLPage {
     let shown: [PresetRecord]
     let groups: [(preset: String, rules: [RunReport.RuleGroup])]
     let dts: [String]
+    /// The snapshot results that are not a match, in report order: `s-<n>` is the n-th.
     let changedSnapshots: [SnapshotRecord]
 
     init(_ report: RunReport) {
@@ -163,6 +151,24 @@ struct HTMLPage {
     var c: RunReport.Counts { report.counts }
     var ruleIDs: [String] { report.rules.map(\.id) }
 
+    /// The snapshot section's groups in the page's order (what needs a look first), each with the
+    /// word the page uses for it (`changed` for a mismatch) and its heading's id.
+    static let snapshotGroups: [(status: SnapshotResult.Status, key: String, title: String)] = [
+        (.mismatch, "changed", "Changed"), (.new, "new", "New"), (.stale, "stale", "Stale"), (.unreadable, "unreadable", "Unreadable"),
+    ]
+
+    static func snapshotWord(_ status: SnapshotResult.Status) -> String {
+        snapshotGroups.first { $0.status == status }?.key ?? status.rawValue
+    }
+
+    /// The non-empty snapshot groups with the indices (into `changedSnapshots`) of their results.
+    var snapshotGroupMembers: [(key: String, title: String, members: [Int])] {
+        Self.snapshotGroups.compactMap { g in
+            let members = changedSnapshots.indices.filter { changedSnapshots[$0].status == g.status }
+            return members.isEmpty ? nil : (g.key, g.title, members)
+        }
+    }
+
     func head(_ h: inout HTMLBuilder) {
         let passed = report.passed
         let status = passed ? "Passed" : "Failed"
@@ -170,10 +176,23 @@ struct HTMLPage {
         h.add("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         h.add("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
         h.add("<title>glyphaudit report — \(status)</title>\n<style>\(HTML(trusted: HTMLBuilder.css))</style>\n</head>\n<body>\n")
-        h.add("<a class=\"skip\" href=\"#main\">Skip to the report</a>\n")
         h.add("<header class=\"top\"><div class=\"wrap\"><h1>glyphaudit report</h1>")
         h.add("<p class=\"status \(passed ? "pass" : "fail")\"><span aria-hidden=\"true\">\(passed ? "✓" : "✕")</span> \(status)")
-        h.add(" <span class=\"muted\">fails on \(failOn) · \(tool)\(shard.map { " · shard \($0)" } ?? "")</span></p></div></header>\n")
+        h.add(" <span class=\"muted\">fails on \(failOn) · \(tool)\(shard.map { " · shard \($0)" } ?? "")</span></p>\n")
+        // Skip links: every section two to six Tab presses from the top of the page.
+        let c = self.c
+        let open = c.errors + c.warnings + c.infos
+        h.add("<nav class=\"toc\" aria-label=\"Sections of the report\"><ul>")
+        h.add("<li><a href=\"#overview\">Overview</a></li><li><a href=\"#filters\">Filters</a></li>")
+        h.add("<li><a href=\"#sheets\">Contact sheets</a></li>")
+        h.add("<li><a href=\"#findings\">Findings <span class=\"count\">\(open)</span></a></li>")
+        if report.snapshots != nil {
+            h.add("<li><a href=\"#snapshots\">Snapshots <span class=\"count\">\(changedSnapshots.count)</span></a></li>")
+            for g in snapshotGroupMembers {
+                h.add("<li><a href=\"#snapshots-\(g.key)\">\(g.title) <span class=\"count\">\(g.members.count)</span></a></li>")
+            }
+        }
+        h.add("</ul></nav></div></header>\n")
         h.add("<main id=\"main\" class=\"wrap\">\n")
     }
 
@@ -192,7 +211,11 @@ struct HTMLPage {
                    tone: c.snapshotFailed > 0 ? "bad" : "good")
         }
         h.add("</ul>\n")
-        h.add("<table class=\"counts\"><caption>Findings by preset and rule (errors / warnings / info)</caption>\n<thead><tr><th scope=\"col\">Preset</th>")
+        // A table wider than a phone scrolls in its own box, not the page.
+        // (Its title is outside the box, so it stays in view when the table scrolls.)
+        h.add("<p class=\"table-title\" id=\"counts-title\">Findings by preset and rule (errors / warnings / info)</p>\n")
+        h.add("<div class=\"scroll-box\" tabindex=\"0\" role=\"region\" aria-labelledby=\"counts-title\">\n")
+        h.add("<table class=\"counts\" aria-labelledby=\"counts-title\">\n<thead><tr><th scope=\"col\">Preset</th>")
         for r in ruleIDs {
             let anchor = groups.lazy.flatMap(\.rules).first { $0.rule.id == r }?.anchor
             h.add(anchor.map { "<th scope=\"col\"><a href=\"#\($0)\">\(r)</a></th>" } ?? "<th scope=\"col\">\(r)</th>")
@@ -217,7 +240,7 @@ struct HTMLPage {
             }
             h.add("</tr>\n")
         }
-        h.add("</tbody></table>\n")
+        h.add("</tbody></table></div>\n")
         if shown.count < presets.count {
             let others = presets.filter { p in !shown.contains { $0.name == p.name } }.map(\.name)
             h.add("<p class=\"muted\">Not in this \(shard == nil ? "run" : "shard") (no variant selected): \(others.joined(separator: ", ")).</p>\n")
@@ -238,6 +261,8 @@ struct HTMLPage {
     }
 
     /// Every @2x render, a table per component (rows: Dynamic Type sizes; columns: theme × state).
+    /// Each picture is drawn at its point size (an @2x render W px wide at W/2 CSS px, never smaller):
+    /// a sheet wider than the page scrolls sideways in its own box.
     func contactSheets(_ h: inout HTMLBuilder) {
         let groups = self.groups, shown = self.shown, dts = self.dts, changedSnapshots = self.changedSnapshots
         let findings = report.findings, variants = report.variants
@@ -249,28 +274,30 @@ struct HTMLPage {
             snapshotsByPicture[RunReport.pictureID(s.id), default: []].append(n)
         }
         h.add("<section aria-labelledby=\"sheets\"><h2 id=\"sheets\">Contact sheets</h2>\n")
-        h.add("<p class=\"muted\">Each cell is the @2x render on its own surface. Cells with findings are outlined "
-              + "(solid: error, dashed: warning, dotted: info) and link to them; the Rule and Severity filters outline "
-              + "only the cells with a matching finding and dim the others. "
+        h.add("<p class=\"muted prose\">Each cell is the @2x render on its own surface, drawn at its point size; a sheet wider than "
+              + "the window scrolls sideways in its box. Select a cell to see the render at full size, zoomed, with its findings. "
+              + "Cells with findings are outlined (solid: error, dashed: warning, dotted: info); the Rule and Severity filters "
+              + "outline only the cells with a matching finding and dim the others. "
               + "<span class=\"snap-badge\">snapshot</span> marks a render whose baseline changed, is new or is unreadable.</p>\n")
+        let sheet = SheetContext(findings: findings, byVariant: findingsByVariant, cardOf: cardOf,
+                                 snapshots: changedSnapshots, snapshotsByPicture: snapshotsByPicture)
         for p in shown {
             let pv = variants.filter { $0.preset == p.name && $0.image != nil }
             if pv.isEmpty { continue }
             h.add("<section class=\"preset\" id=\"preset-\(p.name)\" data-preset=\"\(p.name)\"><h3>\(p.name)</h3>\n")
-            if !p.description.isEmpty { h.add("<p class=\"muted\">\(p.description)</p>\n") }
+            if !p.description.isEmpty { h.add("<p class=\"muted prose\">\(p.description)</p>\n") }
             for comp in orderedUnique(pv.map(\.component)) {
                 let cv = pv.filter { $0.component == comp }
                 let columns = p.themes.flatMap { t in p.states.map { (theme: t, state: $0) } }
                     .filter { col in cv.contains { $0.theme == col.theme && $0.state == col.state } }
                 let rows = dts.filter { dt in cv.contains { $0.dynamicType == dt } }
-                let sheet = SheetContext(findings: findings, byVariant: findingsByVariant, cardOf: cardOf,
-                                         snapshots: changedSnapshots, snapshotsByPicture: snapshotsByPicture)
-                // Columns theme × state at the renders' own size when they fit the page; else the table
-                // takes the page width in equal columns and the renders wider than a column are scaled
-                // down to it (the small sizes keep their size, so every cell stays readable).
-                h.add("<div class=\"sheet-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"\(p.name) \(comp) contact sheet\">\n")
-                sheet.table(&h, caption: "\(comp) · @2x", columns: columns, rows: rows, variants: cv,
-                            fit: RunReport.naturalWidth(columns, cv) > RunReport.sheetWidth)
+                // The sheet's title outside its box (it stays in view when the sheet scrolls), with the
+                // hint the script shows when the sheet is wider than its box.
+                let title = "sheet-\(p.name)-\(comp)"
+                h.add("<div class=\"sheet-head\"><h4 id=\"\(title)\">\(comp) <span class=\"muted\">· @2x</span></h4>"
+                      + "<span class=\"scroll-hint muted\" hidden>Scroll sideways in the sheet for more columns</span></div>\n")
+                h.add("<div class=\"sheet-scroll scroll-box\" tabindex=\"0\" role=\"region\" aria-label=\"\(p.name) \(comp) contact sheet\">\n")
+                sheet.table(&h, labelledBy: title, columns: columns, rows: rows, variants: cv)
                 h.add("</div>\n")
             }
             h.add("</section>\n")
@@ -305,7 +332,7 @@ struct HTMLPage {
                           + "data-severity=\"\(f.severity.rawValue)\" data-count=\"\(fold.count)\" data-theme=\"\(theme)\" data-dt=\"\(sizes.joined(separator: " "))\">\n")
                     h.add("<p class=\"head\"><span class=\"badge \(f.severity.rawValue)\">\(f.severity.rawValue.capitalized)</span>")
                     if f.accepted != nil { h.add(" <span class=\"badge accepted\">Accepted</span>") }
-                    h.add(" <code>\(f.variant)</code> <span class=\"muted\">\(f.subject)</span></p>\n")
+                    h.add(" <code>\(f.variant)</code> <span class=\"muted subject\">\(f.subject)</span></p>\n")
                     h.add("<p class=\"message\">\(f.message)</p>\n")
                     if let all = p?.dynamicTypeSizes, !sizes.isEmpty, sizes.count < all.count {
                         h.add("<p class=\"muted\">At Dynamic Type sizes \(sizes.joined(separator: ", ")) only.</p>\n")
@@ -314,7 +341,7 @@ struct HTMLPage {
                         h.add("<details class=\"more\"><summary>The same finding in \(fold.count) variants</summary><ul>\n")
                         for j in fold {
                             let id: HTML = j == i ? "" : " id=\"f-\(j)\""
-                            h.add("<li\(id)><code>\(findings[j].variant)</code> — \(findings[j].message)</li>\n")
+                            h.add("<li\(id)><code>\(findings[j].variant)</code> — <span class=\"msg\">\(findings[j].message)</span></li>\n")
                         }
                         h.add("</ul></details>\n")
                     }
@@ -340,65 +367,115 @@ struct HTMLPage {
         h.add("</section>\n")
     }
 
-    /// Changed, new and stale baselines with their pictures.
+    /// The baselines that need a look, in groups: changed first, then new, stale and unreadable, each
+    /// with its count; the unchanged ones summarised (those that differ within tolerance listed).
+    /// A status filter shows one group.
     func snapshotSection(_ h: inout HTMLBuilder) {
+        guard let snap = report.snapshots else { return }
         let c = self.c, changedSnapshots = self.changedSnapshots, variants = report.variants
-        if let snap = report.snapshots {
-            h.add("<section aria-labelledby=\"snapshots\"><h2 id=\"snapshots\">Snapshot changes</h2>\n")
-            h.add("<p class=\"muted\">Baselines in <code>\(snap.folder)</code>: \(c.snapshotMatches) match, \(c.snapshotMismatches) changed, \(c.snapshotNew) new, \(c.snapshotStale) stale.</p>\n")
-            let renders = Dictionary(variants.filter { $0.image != nil }.map { (RunReport.pictureID($0.id), $0) }, uniquingKeysWith: { a, _ in a })
-            for (n, s) in changedSnapshots.enumerated() {
-                let id = VariantID(parsing: s.id)
-                h.add("<article class=\"snapshot\" id=\"s-\(n)\" data-preset=\"\(id.preset)\" data-theme=\"\(id.theme)\" data-dt=\"\(id.dynamicType)\">\n")
-                h.add("<h3><code>\(s.id)</code> <span class=\"badge \(s.failed ? "error" : "info")\">\(s.status.rawValue)</span></h3>\n")
-                if let m = s.message { h.add("<p>\(m)</p>\n") }
-                switch s.status {
-                case .new:
-                    if s.action == .recorded {
-                        h.add("<p>There was no baseline; this run recorded the render below as <code>\(s.baseline)</code>.</p>\n")
-                    } else {
-                        h.add("<p>No baseline yet (<code>\(s.baseline)</code>). If the render below is right, record it with "
-                              + "<code>glyphaudit check --record</code> (or <code>glyphaudit run --record</code>).</p>\n")
-                    }
-                case .stale:
-                    if s.action == .pruned {
-                        h.add("<p>No variant makes this baseline any more; it was deleted.</p>\n")
-                    } else {
-                        h.add("<p>No variant of the preset makes this baseline any more (<code>\(s.baseline)</code>). "
-                              + "Delete it with <code>glyphaudit check --prune</code>.</p>\n")
-                    }
-                default: break
-                }
-                if let e = s.expected, let a = s.actual {
-                    h.add("<div class=\"compare\" data-compare><div class=\"stack\"><img src=\"\(e)\" alt=\"Expected (baseline) \(s.id)\"><img class=\"over\" src=\"\(a)\" alt=\"Actual render \(s.id)\"></div>\n")
-                    h.add("<label>Slide between expected and actual <input type=\"range\" min=\"0\" max=\"100\" value=\"50\" data-slider></label> ")
-                    h.add("<button type=\"button\" data-flip>Flip</button></div>\n")
-                }
-                let pics = [("Expected", s.expected), ("Diff", s.diff), ("Actual", s.actual)].compactMap { l, p in p.map { (l, $0) } }
-                if !pics.isEmpty {
-                    h.add("<div class=\"triple\">")
-                    for (label, p) in pics { h.add("<figure><img src=\"\(p)\" alt=\"\(label) \(s.id)\" loading=\"lazy\"><figcaption>\(label)</figcaption></figure>") }
-                    h.add("</div>\n")
-                }
-                // A new variant has no baseline to compare with: show what would be recorded (the
-                // contact sheet's @2x render; for another scale, the same variant at @2x).
-                if s.status == .new, s.actual == nil, let v = renders[RunReport.pictureID(s.id)], let img = v.image {
-                    let scale = VariantID(parsing: s.id).scale
-                    let label = scale == "2" ? "The render" : "The render at @2x (this baseline is @\(scale)x)"
-                    h.add("<figure><img src=\"\(img)\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(label) \(s.id)\" "
-                          + "loading=\"lazy\"><figcaption>\(label)</figcaption></figure>\n")
-                }
-                h.add("</article>\n")
-            }
-            if changedSnapshots.isEmpty { h.add("<p>Every baseline matches.</p>\n") }
+        let groups = snapshotGroupMembers
+        let unreadable = changedSnapshots.filter { $0.status == .unreadable }.count
+        h.add("<section aria-labelledby=\"snapshots\"><h2 id=\"snapshots\">Snapshot changes</h2>\n")
+        h.add("<p class=\"muted\">Baselines in <code>\(snap.folder)</code>: \(c.snapshotMismatches) changed, \(c.snapshotNew) new, "
+              + "\(c.snapshotStale) stale\(unreadable > 0 ? ", \(unreadable) unreadable" : ""), \(c.snapshotMatches) unchanged.</p>\n")
+        if !groups.isEmpty {
+            h.add("<form class=\"snap-filter\" onsubmit=\"return false\"><label>Show <select data-snapshot-filter>"
+                  + "<option value=\"\">Every change (\(changedSnapshots.count))</option>")
+            for g in groups { h.add("<option value=\"\(g.key)\">\(g.title) (\(g.members.count))</option>") }
+            h.add("</select></label> <span class=\"filter-note\" id=\"snapshot-count\" role=\"status\" aria-live=\"polite\"></span></form>\n")
+        }
+        let renders = Dictionary(variants.filter { $0.image != nil }.map { (RunReport.pictureID($0.id), $0) }, uniquingKeysWith: { a, _ in a })
+        for g in groups {
+            h.add("<section class=\"snap-group\" data-status=\"\(g.key)\" aria-labelledby=\"snapshots-\(g.key)\">"
+                  + "<h3 id=\"snapshots-\(g.key)\">\(g.title) <span class=\"count\">\(g.members.count)</span></h3>\n")
+            for n in g.members { snapshotArticle(&h, n, renders: renders) }
             h.add("</section>\n")
         }
+        let tolerance = snap.results.filter { $0.status == .match && $0.message != nil }
+        h.add("<section class=\"snap-group\" data-status=\"unchanged\" aria-labelledby=\"snapshots-unchanged\">"
+              + "<h3 id=\"snapshots-unchanged\">Unchanged <span class=\"count\">\(c.snapshotMatches)</span></h3>\n")
+        h.add("<p>\(c.snapshotMatches == 0 ? "No render matches its baseline." : c.snapshotMatches == 1 ? "1 render matches its baseline." : "\(c.snapshotMatches) renders match their baselines.")")
+        if !tolerance.isEmpty { h.add(" \(tolerance.count) of them differ\(tolerance.count == 1 ? "s" : "") within tolerance.") }
+        h.add("</p>\n")
+        if !tolerance.isEmpty {
+            h.add("<details class=\"more\"><summary>Within tolerance (\(tolerance.count))</summary><ul>\n")
+            for s in tolerance { h.add("<li><code>\(s.id)</code> — \(s.message ?? "")</li>\n") }
+            h.add("</ul></details>\n")
+        }
+        h.add("</section>\n</section>\n")
+    }
+
+    /// One changed, new, stale or unreadable baseline with its pictures and what to do about it.
+    func snapshotArticle(_ h: inout HTMLBuilder, _ n: Int, renders: [String: VariantRecord]) {
+        let s = changedSnapshots[n]
+        let id = VariantID(parsing: s.id)
+        let word = Self.snapshotWord(s.status)
+        h.add("<article class=\"snapshot\" id=\"s-\(n)\" data-status=\"\(word)\" data-preset=\"\(id.preset)\" data-theme=\"\(id.theme)\" data-dt=\"\(id.dynamicType)\">\n")
+        h.add("<h4><code>\(s.id)</code> <span class=\"badge \(s.failed ? "error" : "info")\">\(word)</span></h4>\n")
+        if let m = s.message { h.add("<p>\(m)</p>\n") }
+        switch s.status {
+        case .new:
+            if s.action == .recorded {
+                h.add("<p>There was no baseline; this run recorded the render below as <code>\(s.baseline)</code>.</p>\n")
+            } else {
+                h.add("<p>No baseline yet (<code>\(s.baseline)</code>). If the render below is right, record it with "
+                      + "<code>glyphaudit check --record</code> (or <code>glyphaudit run --record</code>).</p>\n")
+            }
+        case .stale:
+            if s.action == .pruned {
+                h.add("<p>No variant makes this baseline any more; it was deleted.</p>\n")
+            } else {
+                h.add("<p>No variant of the preset makes this baseline any more (<code>\(s.baseline)</code>). "
+                      + "Delete it with <code>glyphaudit check --prune</code>.</p>\n")
+            }
+        default: break
+        }
+        if let e = s.expected, let a = s.actual {
+            h.add("<div class=\"compare\" data-compare><div class=\"scroll-box\" tabindex=\"0\" role=\"region\" aria-label=\"Expected and actual \(s.id), one over the other\">"
+                  + "<div class=\"stack\"><img src=\"\(e)\" alt=\"Expected (baseline) \(s.id)\"><img class=\"over\" src=\"\(a)\" alt=\"Actual render \(s.id)\"></div></div>\n")
+            h.add("<label>Slide between expected and actual <input type=\"range\" min=\"0\" max=\"100\" value=\"50\" data-slider></label> ")
+            h.add("<button type=\"button\" data-flip>Flip</button></div>\n")
+        }
+        let pics = [("Expected", s.expected), ("Diff", s.diff), ("Actual", s.actual)].compactMap { l, p in p.map { (l, $0) } }
+        if !pics.isEmpty {
+            h.add("<div class=\"triple\">")
+            for (label, p) in pics { h.add("<figure><img src=\"\(p)\" alt=\"\(label) \(s.id)\" loading=\"lazy\"><figcaption>\(label)</figcaption></figure>") }
+            h.add("</div>\n")
+        }
+        // A new variant has no baseline to compare with: show what would be recorded (the
+        // contact sheet's @2x render; for another scale, the same variant at @2x).
+        if s.status == .new, s.actual == nil, let v = renders[RunReport.pictureID(s.id)], let img = v.image {
+            let scale = VariantID(parsing: s.id).scale
+            let label = scale == "2" ? "The render" : "The render at @2x (this baseline is @\(scale)x)"
+            h.add("<figure><img src=\"\(img)\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(label) \(s.id)\" "
+                  + "loading=\"lazy\"><figcaption>\(label)</figcaption></figure>\n")
+        }
+        h.add("</article>\n")
     }
 
     func footer(_ h: inout HTMLBuilder) {
         let tool = report.tool
         h.add("</main>\n<footer class=\"wrap muted\"><p>Made by \(tool). Open this file straight from disk; it loads nothing from the network.</p></footer>\n")
+        viewer(&h)
         h.add("<script>\(HTML(trusted: HTMLBuilder.script))</script>\n</body>\n</html>\n")
+    }
+
+    /// The picture viewer a contact-sheet cell opens (filled by the page's script): the render at full
+    /// size, zoomed 1×, 2× or 4× pixel for pixel, with the variant's findings and snapshot results.
+    func viewer(_ h: inout HTMLBuilder) {
+        h.add("<dialog id=\"viewer\" aria-labelledby=\"viewer-title\"><div class=\"viewer-body\">\n")
+        h.add("<div class=\"viewer-head\"><h2 id=\"viewer-title\">Render</h2><button type=\"button\" data-close>Close</button></div>\n")
+        h.add("<p class=\"viewer-meta muted\" id=\"viewer-meta\"></p>\n")
+        h.add("<div class=\"viewer-tools\"><div class=\"zoom\" role=\"group\" aria-label=\"Zoom\">")
+        for z in [1, 2, 4] {
+            h.add("<button type=\"button\" data-zoom=\"\(z)\" aria-pressed=\"\(z == 1 ? "true" : "false")\">\(z)×</button>")
+        }
+        h.add("</div><div class=\"step\"><button type=\"button\" data-step=\"-1\">Previous cell</button>"
+              + "<button type=\"button\" data-step=\"1\">Next cell</button></div></div>\n")
+        h.add("<div class=\"viewer-pic scroll-box\" tabindex=\"0\" role=\"region\" aria-label=\"The render at full size\"></div>\n")
+        h.add("<h3>Findings</h3><ul class=\"viewer-findings\"></ul><p class=\"viewer-none\">No open finding covers this render.</p>\n")
+        h.add("<div class=\"viewer-snapshots\"><h3>Snapshot</h3><ul></ul></div>\n")
+        h.add("</div></dialog>\n")
     }
 }
 
@@ -413,10 +490,9 @@ struct SheetContext {
     /// Picture id (no scale) → indices into `snapshots` of its changed snapshots.
     let snapshotsByPicture: [String: [Int]]
 
-    func table(_ h: inout HTMLBuilder, caption: String, columns: [(theme: String, state: String)], rows: [String],
-               variants: [VariantRecord], fit: Bool) {
-        h.add("<table class=\"sheet\(fit ? " fit" : "")\"><caption>\(caption)</caption>\n")
-        if fit { h.add("<colgroup><col class=\"size-col\"><col span=\"\(columns.count)\"></colgroup>\n") }
+    func table(_ h: inout HTMLBuilder, labelledBy title: String, columns: [(theme: String, state: String)], rows: [String],
+               variants: [VariantRecord]) {
+        h.add("<table class=\"sheet\" aria-labelledby=\"\(title)\">\n")
         h.add("<thead><tr><th scope=\"col\">Size</th>")
         for (t, s) in columns {
             h.add("<th scope=\"col\" data-theme=\"\(t)\">\(t)<br><span class=\"muted\">\(s)</span></th>")
@@ -437,13 +513,20 @@ struct SheetContext {
         h.add("</tbody></table>\n")
     }
 
+    /// A cell: the picture at its point size in a button that opens the viewer (`data-f`: the open
+    /// findings that cover it, worst first, one of each wording; `data-s`: its changed snapshots).
     func cell(_ h: inout HTMLBuilder, _ v: VariantRecord) {
         guard let img = v.image else { return }
         let related = (byVariant[v.pictureKey] ?? []).sorted { a, b in
             let ra = rank(findings[a].severity), rb = rank(findings[b].severity)
             return ra != rb ? ra < rb : a < b
         }
-        // One link per card (a folded card holds several findings), worst first.
+        // The same finding at several scales is listed once.
+        var seenText = Set<String>()
+        let listed = related.filter { i in
+            let f = findings[i]
+            return seenText.insert([f.rule, f.severity.rawValue, f.subject, f.message].joined(separator: "\u{0}")).inserted
+        }
         var cards: [Int] = []
         for i in related where !cards.contains(cardOf[i] ?? i) { cards.append(cardOf[i] ?? i) }
         let worst = related.first.map { findings[$0].severity }
@@ -455,31 +538,25 @@ struct SheetContext {
         if let worst { cls.append("flag-\(worst)") }
         if !snaps.isEmpty { cls.append("snap") }
         let name = RunReport.pictureID(v.id)
-        let alt = name + (related.isEmpty ? "" : ", \(related.count) finding\(related.count == 1 ? "" : "s")")
+        let alt = name + (listed.isEmpty ? "" : ", \(listed.count) finding\(listed.count == 1 ? "" : "s")")
             + (snaps.isEmpty ? "" : ", snapshot \(snapshots[snaps[0]].status)")
-        let image: HTML = "<img src=\"\(img)\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(alt)\" loading=\"lazy\">"
         let classAttr: HTML = cls.isEmpty ? "" : " class=\"\(cls.joined(separator: " "))\""
+        let title = cards.map { "\(findings[$0].severity) · \(findings[$0].rule): \(findings[$0].message)" }.joined(separator: "\n")
+        let titleAttr: HTML = cards.isEmpty ? "" : " title=\"\(title)\""
         h.add("<td data-theme=\"\(v.theme)\" data-hits=\"\(hitsAttr)\"\(classAttr)>")
-        if let first = cards.first {
-            let title = cards.map { "\(findings[$0].severity) · \(findings[$0].rule): \(findings[$0].message)" }.joined(separator: "\n")
-            h.add("<a href=\"#f-\(first)\" title=\"\(title)\">\(image)</a>")
-        } else {
-            h.add(image)
-        }
-        if cards.count > 1 {
-            // Every finding of the cell, one click away and out of the way until wanted.
-            h.add("<details class=\"cell-more\"><summary>\(cards.count) findings</summary><ul>")
-            for k in cards {
-                let f = findings[k]
-                h.add("<li><a href=\"#f-\(k)\">\(f.rule)</a> <span class=\"muted\">\(f.severity.rawValue) · \(f.subject)</span></li>")
+        h.add("<button type=\"button\" class=\"cell-open\" aria-haspopup=\"dialog\" data-variant=\"\(name)\" "
+              + "data-f=\"\(listed.map(String.init).joined(separator: " "))\" data-s=\"\(snaps.map(String.init).joined(separator: " "))\"\(titleAttr)>"
+              + "<span class=\"vh\">View </span><img src=\"\(img)\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(alt)\" loading=\"lazy\"></button>")
+        if !listed.isEmpty || !snaps.isEmpty {
+            h.add("<p class=\"cell-meta\">")
+            if !listed.isEmpty { h.add("<span class=\"cell-count\">\(listed.count) finding\(listed.count == 1 ? "" : "s")</span> ") }
+            if let n = snaps.first {
+                let scales = snaps.map { "@\(VariantID(parsing: snapshots[$0].id).scale)x" }
+                let what = orderedUnique(snaps.map { HTMLPage.snapshotWord(snapshots[$0].status) })
+                h.add("<a class=\"snap-badge\" href=\"#s-\(n)\">snapshot \(what.joined(separator: ", "))</a> "
+                      + "<span class=\"muted\">\(scales.joined(separator: " "))</span>")
             }
-            h.add("</ul></details>")
-        }
-        if let n = snaps.first {
-            let scales = snaps.map { "@\(VariantID(parsing: snapshots[$0].id).scale)x" }
-            let what = orderedUnique(snaps.map { snapshots[$0].status == .mismatch ? "changed" : snapshots[$0].status.rawValue })
-            h.add("<p class=\"cell-snap\"><a class=\"snap-badge\" href=\"#s-\(n)\">snapshot \(what.joined(separator: ", "))</a> "
-                  + "<span class=\"muted\">\(scales.joined(separator: " "))</span></p>")
+            h.add("</p>")
         }
         h.add("</td>")
     }
@@ -487,82 +564,4 @@ struct SheetContext {
 
 extension VariantRecord {
     var pictureKey: String { id }
-}
-
-/// The report's own style sheet and script (no outside fonts or scripts).
-extension HTMLBuilder {
-    static let css = """
-    :root{--ink:#1c1c1e;--muted:#545458;--line:#c7c7cc;--bg:#ffffff;--panel:#f2f2f7;--bad:#b3261e;--warn:#8a5300;--good:#1b6e2d;--focus:#0040dd}
-    *{box-sizing:border-box}body{margin:0;font:15px/1.5 -apple-system,"Inter","Segoe UI","DejaVu Sans",sans-serif;color:var(--ink);background:var(--bg)}
-    .wrap{max-width:1400px;margin:0 auto;padding:0 20px}.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:8px;z-index:9}
-    a{color:#0040dd}a:focus,button:focus,select:focus,input:focus,[tabindex]:focus{outline:3px solid var(--focus);outline-offset:2px}
-    .top{background:var(--panel);border-bottom:1px solid var(--line);padding:12px 0}.top h1{margin:0;font-size:22px}
-    .status{margin:4px 0 0;font-weight:600;font-size:18px}.status.pass{color:var(--good)}.status.fail{color:var(--bad)}
-    .muted{color:var(--muted);font-weight:400}h2{margin-top:32px;border-bottom:1px solid var(--line);padding-bottom:4px}
-    .cards{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:12px}.card{background:var(--panel);border-radius:10px;padding:12px 16px;min-width:160px;border-left:6px solid var(--line)}
-    .card.bad{border-left-color:var(--bad)}.card.warn{border-left-color:var(--warn)}.card.good{border-left-color:var(--good)}
-    .card .value{font-size:28px;font-weight:700;display:block}.card .title{font-weight:600}.card .note{display:block;color:var(--muted);font-size:13px}
-    table{border-collapse:collapse}caption{text-align:left;font-weight:600;padding:6px 0}th,td{border:1px solid var(--line);padding:4px 8px;vertical-align:middle}
-    .counts td.bad,.counts td.bad a{color:var(--bad);font-weight:600}.counts td.warn,.counts td.warn a{color:var(--warn);font-weight:600}
-    .filters form{display:flex;flex-wrap:wrap;gap:16px;align-items:center}.filters select{font:inherit;padding:4px;border:1px solid var(--muted);border-radius:6px;background:#fff;color:var(--ink)}
-    .sheet-scroll{overflow-x:auto;margin:8px 0 24px}.sheet th{background:var(--panel);font-size:13px}.sheet td{padding:4px;background:var(--panel)}
-    .sheet img{display:block}.sheet td.flag-error{outline:3px solid var(--bad);outline-offset:-3px}.sheet td.flag-warning{outline:3px dashed var(--warn);outline-offset:-3px}
-    .sheet td.flag-info{outline:2px dotted var(--muted);outline-offset:-2px}.sheet td.dim img{opacity:.3}
-    .sheet.fit{table-layout:fixed;width:100%}.sheet.fit .size-col{width:48px}.sheet.fit img{max-width:100%;height:auto}
-    .cell-more{font-size:12px;line-height:1.5}.cell-more summary{cursor:pointer;color:#0040dd}.cell-more ul{list-style:none;margin:0;padding:0}
-    .cell-snap{margin:2px 0 0;font-size:12px}
-    .snap-badge{display:inline-block;background:var(--focus);color:#fff;border-radius:4px;padding:0 5px;font-size:12px;font-weight:700;text-decoration:none}
-    .finding{border:1px solid var(--line);border-left:6px solid var(--line);border-radius:8px;padding:8px 12px;margin:8px 0}
-    .finding.sev-error{border-left-color:var(--bad)}.finding.sev-warning{border-left-color:var(--warn)}.finding .head{margin:0}.finding .message{margin:4px 0;font-weight:600}
-    .numbers{font-size:13px;color:var(--muted)}.badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:13px;font-weight:700;border:1px solid currentColor}
-    .badge.error{color:var(--bad)}.badge.warning{color:var(--warn)}.badge.info{color:var(--muted)}.badge.accepted{color:var(--good)}
-    figure{margin:8px 0}figure img{max-width:100%;border:1px solid var(--line)}figcaption{font-size:13px;color:var(--muted)}
-    .fix summary{cursor:pointer;color:#0040dd}.triple{display:flex;flex-wrap:wrap;gap:12px}
-    .compare .stack{position:relative;display:inline-block;border:1px solid var(--line)}.compare .stack img{display:block}
-    .compare .over{position:absolute;left:0;top:0;clip-path:inset(0 50% 0 0)}button{font:inherit;padding:4px 12px;border:1px solid var(--muted);border-radius:6px;background:#fff;color:var(--ink);cursor:pointer}
-    [hidden]{display:none!important}footer{margin:40px auto;font-size:13px}
-    """
-
-    static let script = """
-    (function(){
-      var form=document.getElementById('filter-form');var note=document.getElementById('filter-count');
-      function val(k){var s=form.querySelector('[data-filter="'+k+'"]');return s?s.value:'';}
-      function ok(el,k,v,attr){if(!v)return true;var a=el.getAttribute(attr||('data-'+k));if(a===null)return true;if(a==='*')return true;return (' '+a+' ').indexOf(' '+v+' ')>=0;}
-      var total=0;document.querySelectorAll('article.finding').forEach(function(el){total+=+(el.getAttribute('data-count')||1);});
-      function apply(){
-        var f={preset:val('preset'),rule:val('rule'),severity:val('severity'),theme:val('theme'),dt:val('dt')};
-        var shown=0;
-        document.querySelectorAll('article.finding').forEach(function(el){
-          var vis=ok(el,'preset',f.preset)&&ok(el,'rule',f.rule)&&ok(el,'severity',f.severity)&&ok(el,'theme',f.theme)&&ok(el,'dt',f.dt);
-          el.hidden=!vis;if(vis)shown+=+(el.getAttribute('data-count')||1);});
-        document.querySelectorAll('section.rule-group,section.finding-group').forEach(function(s){
-          s.hidden=!s.querySelector('article.finding:not([hidden])');});
-        document.querySelectorAll('section.preset').forEach(function(s){s.hidden=!ok(s,'preset',f.preset);});
-        document.querySelectorAll('table.sheet tr[data-dt]').forEach(function(r){r.hidden=!ok(r,'dt',f.dt);});
-        document.querySelectorAll('table.sheet [data-theme]').forEach(function(c){c.hidden=!ok(c,'theme',f.theme);});
-        document.querySelectorAll('table.sheet td[data-hits]').forEach(function(c){
-          var m=c.getAttribute('data-hits').split(' ').filter(function(h){if(!h)return false;var p=h.split(':');
-            return (!f.rule||p[0]===f.rule)&&(!f.severity||p[1]===f.severity);});
-          function has(s){return m.some(function(h){return h.split(':')[1]===s;});}
-          var w=has('error')?'error':has('warning')?'warning':m.length?'info':'';
-          ['error','warning','info'].forEach(function(s){c.classList.toggle('flag-'+s,s===w);});
-          c.classList.toggle('dim',!!(f.rule||f.severity)&&!m.length);});
-        document.querySelectorAll('article.snapshot').forEach(function(el){el.hidden=!(ok(el,'preset',f.preset)&&ok(el,'theme',f.theme)&&ok(el,'dt',f.dt));});
-        note.textContent=shown+' of '+total+' finding'+(total===1?'':'s')+' shown';
-      }
-      // Filters can be preset in the link: index.html?severity=warning&dt=AX5
-      var q=new URLSearchParams(location.search);
-      form.querySelectorAll('select[data-filter]').forEach(function(s){var v=q.get(s.getAttribute('data-filter'));
-        if(v!==null&&Array.prototype.some.call(s.options,function(o){return o.value===v;}))s.value=v;});
-      form.addEventListener('change',apply);apply();
-      // A layout self-check for scripts/check-report: a contact sheet wider than the page is marked.
-      document.querySelectorAll('.sheet-scroll').forEach(function(d){if(d.scrollWidth>d.clientWidth+1)d.setAttribute('data-overflow','');});
-      document.querySelectorAll('[data-compare]').forEach(function(box){
-        var over=box.querySelector('.over');var slider=box.querySelector('[data-slider]');var flip=box.querySelector('[data-flip]');
-        function set(p){over.style.clipPath='inset(0 '+(100-p)+'% 0 0)';}
-        slider.addEventListener('input',function(){set(+slider.value);});
-        flip.addEventListener('click',function(){slider.value=(+slider.value>50)?0:100;set(+slider.value);});
-        set(+slider.value);});
-    })();
-    """
 }

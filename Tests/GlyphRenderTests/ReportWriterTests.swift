@@ -526,28 +526,6 @@ struct HTMLReportTests {
         #expect(betaOff.attributes["class"]?.contains("flag-info") == true)
     }
 
-    @Test("a cell with several findings links its picture to the worst and lists them all")
-    func cellLinks() throws {
-        let report = Self.make()
-        let html = report.html()
-        let tags = HTMLTags(html)
-        let cell = try Self.cell(tags, "alpha/square-md/AX5/default/unchecked@2x")
-        let next = tags.all("td").first { $0.offset > cell.offset }?.offset ?? Int.max
-        let links = tags.tags.filter { $0.name == "a" && $0.offset > cell.offset && $0.offset < next }.compactMap { $0.attributes["href"] }
-        let error1 = try #require(report.findings.firstIndex { $0.rule == "nontext-contrast" && $0.preset == "alpha" })
-        let error2 = try #require(report.findings.firstIndex { $0.rule == "target-size" && $0.preset == "alpha" })
-        // The picture links to the first error; the list names both errors.
-        #expect(links.first == "#f-\(min(error1, error2))")
-        #expect(Set(links.dropFirst()) == ["#f-\(error1)", "#f-\(error2)"])
-        #expect(tags.tags.contains { $0.name == "details" && $0.attributes["class"] == "cell-more" && $0.offset > cell.offset && $0.offset < next })
-        // A cell with one finding has just the picture's link, with the finding in its title.
-        let one = try Self.cell(tags, "alpha/square-md/L/default/unchecked@2x")
-        let oneNext = tags.all("td").first { $0.offset > one.offset }?.offset ?? Int.max
-        let oneLinks = tags.tags.filter { $0.name == "a" && $0.offset > one.offset && $0.offset < oneNext }
-        #expect(oneLinks.count == 1)
-        #expect(oneLinks.first?.attributes["title"]?.contains("ring #C4C4C4") == true)
-    }
-
     @Test("within a preset, errors come first, then warnings, then info, whatever the rule order")
     func severityOrder() throws {
         let report = Self.make()
@@ -608,33 +586,5 @@ struct HTMLReportTests {
             #expect(html.contains("<a class=\"snap-badge\" href=\"#s-\(n)\">\(text)</a>"), "\(id)")
         }
         #expect(try Self.cell(tags, "alpha/square-md/L/default/unchecked@2x").attributes["class"]?.contains("snap") != true)
-    }
-
-    @Test("a sheet too wide for the page takes its width and scales the wider renders down; one that fits keeps them")
-    func sheetsFitThePage() {
-        let narrow = HTMLTags(SampleReport.make().html())
-        #expect(narrow.all("table", where: { $0.attributes["class"] == "sheet" }).count == 2)
-        // Six columns of 900 px wide renders (450 CSS px each) cannot fit 1360 px.
-        var wide = SampleReport.make()
-        for i in wide.variants.indices { wide.variants[i].width = 900 }
-        #expect(RunReport.naturalWidth([("default", "unchecked"), ("default", "checked")], wide.variants) <= RunReport.sheetWidth)
-        wide.presets[0].themes = ["default", "inverse", "disabled"]
-        var more: [VariantRecord] = []
-        for theme in ["inverse", "disabled"] {
-            for v in wide.variants where v.preset == "alpha" && v.theme == "default" {
-                var w = v
-                w.theme = theme
-                w.id = v.id.replacingOccurrences(of: "/default/", with: "/\(theme)/")
-                w.image = "images/\(w.id).png"
-                w.index += 100
-                more.append(w)
-            }
-        }
-        wide.variants += more
-        let tags = HTMLTags(wide.html())
-        let tables = tags.all("table", where: { $0.attributes["class"]?.hasPrefix("sheet") == true })
-        #expect(tables.map { $0.attributes["class"] } == ["sheet fit", "sheet"], "alpha has six 450 px columns, beta two")
-        #expect(tags.all("col", where: { $0.attributes["class"] == "size-col" }).count == 1)
-        #expect(HTMLBuilder.css.contains(".sheet.fit img{max-width:100%;height:auto}"))
     }
 }
