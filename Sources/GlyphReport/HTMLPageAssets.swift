@@ -44,6 +44,9 @@ extension HTMLBuilder {
     .snap-badge{display:inline-flex;align-items:center;min-height:24px;background:var(--focus);color:#fff;border-radius:4px;padding:0 6px;font-size:12px;font-weight:700;text-decoration:none}
     .finding{border:1px solid var(--line);border-left:6px solid var(--line);border-radius:8px;padding:8px 12px;margin:8px 0}
     .finding.sev-error{border-left-color:var(--bad)}.finding.sev-warning{border-left-color:var(--warn)}.finding .head{margin:0}.finding .message{margin:4px 0;font-weight:600}
+    .swatches{display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin:4px 0}.swatches>span:not(.swatch){margin-right:8px}
+    .swatch{display:inline-flex;align-items:center;justify-content:center;width:40px;height:28px;border:1px solid var(--line);border-radius:4px}
+    .swatch span{display:block;width:24px;height:14px;border-radius:3px}
     .numbers{font-size:13px;color:var(--muted);overflow-wrap:anywhere}.badge{display:inline-block;border-radius:4px;padding:0 6px;font-size:13px;font-weight:700;border:1px solid currentColor}
     .badge.error{color:var(--bad)}.badge.warning{color:var(--warn)}.badge.info{color:var(--muted)}.badge.accepted{color:var(--good)}
     figure{margin:8px 0;max-width:100%}figure img{max-width:100%;height:auto;border:1px solid var(--line)}figcaption{font-size:13px;color:var(--muted)}

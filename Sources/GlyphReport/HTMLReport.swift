@@ -133,6 +133,21 @@ private func orderedUnique(_ xs: [String]) -> [String] {
 
 /// The report's page, one section per function; what several sections share is computed once here.
 struct HTMLPage {
+    /// A contrast finding's suggested colour: the colour as written and the suggestion, each a
+    /// swatch on the background it is measured against, with their ratios.
+    static func suggestion(_ fix: ColorFix) -> HTML {
+        func swatch(_ color: String, _ caption: String) -> HTML {
+            "<span class=\"swatch\" style=\"background:\(fix.background)\"><span style=\"background:\(color)\"></span></span>"
+                + "<span><code>\(color)</code> \(caption)</span>"
+        }
+        let what = fix.token.map { "Set \($0) to" } ?? "Use"
+        let pixel = fix.coverage != nil ? " at its best pixel" : ""
+        return "<p class=\"suggestion\"><strong>Fix:</strong> \(what) <code>\(fix.to)</code> for the \(fix.part) "
+            + "(\(Format.ratio(fix.ratio))\(pixel) on <code>\(fix.background)</code>).</p>\n"
+            + "<p class=\"swatches\" aria-label=\"The \(fix.part) as written and as suggested, on \(fix.background)\">"
+            + swatch(fix.from, "now") + " → " + swatch(fix.to, "suggested") + "</p>\n"
+    }
+
     let report: RunReport
     let shown: [PresetRecord]
     let groups: [(preset: String, rules: [RunReport.RuleGroup])]
@@ -334,6 +349,7 @@ struct HTMLPage {
                     if f.accepted != nil { h.add(" <span class=\"badge accepted\">Accepted</span>") }
                     h.add(" <code>\(f.variant)</code> <span class=\"muted subject\">\(f.subject)</span></p>\n")
                     h.add("<p class=\"message\">\(f.message)</p>\n")
+                    if let fix = f.suggestion { h.add(Self.suggestion(fix)) }
                     if let all = p?.dynamicTypeSizes, !sizes.isEmpty, sizes.count < all.count {
                         h.add("<p class=\"muted\">At Dynamic Type sizes \(sizes.joined(separator: ", ")) only.</p>\n")
                     }
