@@ -338,10 +338,17 @@ extension RunReport {
               let data = try? InputFile.read(path, limit: Limits.jsonFileBytes, what: "spec"),
               let text = String(data: data, encoding: .utf8) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard line >= 1, line <= lines.count,
-              let range = lines[line - 1].range(of: "\"\(fix.from)\"", options: .caseInsensitive) else { return nil }
-        // Columns count UTF-16 code units from 1 (SARIF's default columnKind), inside the quotes.
+        guard line >= 1, line <= lines.count else { return nil }
         let lineText = lines[line - 1]
+        // A spec's theme may hold several colours on one line: the colour after its key. A token's
+        // line holds its value alone.
+        var from = lineText.startIndex
+        if fix.token == nil, let key = fix.keyPath?.split(separator: ".").last {
+            guard let k = lineText.range(of: "\"\(key)\"") else { return nil }
+            from = k.upperBound
+        }
+        guard let range = lineText.range(of: "\"\(fix.from)\"", options: .caseInsensitive, range: from..<lineText.endIndex) else { return nil }
+        // Columns count UTF-16 code units from 1 (SARIF's default columnKind), inside the quotes.
         let start = lineText.utf16.distance(from: lineText.startIndex, to: range.lowerBound) + 2
         return [
             "description": ["text": "\(fix.text) for the \(fix.part)"],

@@ -151,3 +151,58 @@ struct CLICIOutputTests {
         }
     }
 }
+
+@Suite("CLI: suggested colours in the CI outputs")
+struct CLISuggestionTests {
+    @Test("each SARIF fix, applied to the spec on its own, clears its finding; summary.md and the report name the colour")
+    func sarifFixesApplied() throws {
+        let w = RunWorkspace()
+        #expect(try w.run(["presets", "show", "swiftui-switch", "--out", "myspec"]).status == 0)
+        let specPath = "myspec/swiftui-switch.json"
+        let r = try w.run(["run", "--spec", specPath] + RunWorkspace.reduced + ["--report", "out"])
+        #expect(r.status == 1, "\(r.stderr)")
+        let original = try w.text(specPath)
+        let sarif = try Data(contentsOf: w.url.appendingPathComponent("out/results.sarif"))
+        let run = try #require((try JSONSerialization.jsonObject(with: sarif) as? [String: Any]).flatMap { ($0["runs"] as? [[String: Any]])?.first })
+        let results = try #require(run["results"] as? [[String: Any]])
+        let report = try #require(try w.json("out/report.json")["findings"] as? [[String: Any]])
+        let suggested = report.filter { $0["suggestion"] != nil }
+        #expect(suggested.count >= 4)  // the default theme's off track, on track and knob on each, at least
+        let fixed = results.filter { $0["fixes"] != nil }
+        #expect(fixed.count == suggested.count, "every suggestion in a spec of one's own is a SARIF fix")
+        let summary = try w.text("out/summary.md")
+        for f in suggested where f["severity"] as? String == "error" {
+            let s = try #require(f["suggestion"] as? [String: Any])
+            #expect(summary.contains("fix: use `\(s["to"] as! String)`"), "\(s)")
+        }
+        for result in fixed {
+            let fix = try #require((result["fixes"] as? [[String: Any]])?.first)
+            let change = try #require((fix["artifactChanges"] as? [[String: Any]])?.first)
+            #expect((change["artifactLocation"] as? [String: Any])?["uri"] as? String == specPath)
+            let rep = try #require((change["replacements"] as? [[String: Any]])?.first)
+            let region = try #require(rep["deletedRegion"] as? [String: Int])
+            let inserted = try #require((rep["insertedContent"] as? [String: Any])?["text"] as? String)
+            // Apply the replacement: columns are 1-based UTF-16 offsets on the line, end exclusive.
+            var lines = original.components(separatedBy: "\n")
+            let line = Array(lines[region["startLine"]! - 1].utf16)
+            let start = region["startColumn"]! - 1, end = region["endColumn"]! - 1
+            let deleted = String(decoding: line[start..<end], as: UTF16.self)
+            let props = try #require(result["properties"] as? [String: Any])
+            let finding = try #require(report.first { $0["variant"] as? String == props["variant"] as? String
+                && $0["subject"] as? String == props["subject"] as? String && $0["suggestion"] != nil })
+            let suggestion = try #require(finding["suggestion"] as? [String: Any])
+            #expect(deleted.uppercased() == (suggestion["from"] as? String)?.uppercased(), "replaced \(deleted)")
+            #expect(inserted == suggestion["to"] as? String)
+            lines[region["startLine"]! - 1] = String(decoding: line[..<start], as: UTF16.self) + inserted
+                + String(decoding: line[end...], as: UTF16.self)
+            try Data(lines.joined(separator: "\n").utf8).write(to: w.url.appendingPathComponent(specPath))
+            let again = try w.run(["audit", "--spec", specPath, "--json"] + RunWorkspace.reduced)
+            let after = try #require((try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["findings"] as? [[String: Any]])
+            #expect(!after.contains { $0["variant"] as? String == finding["variant"] as? String
+                && $0["subject"] as? String == finding["subject"] as? String && $0["severity"] as? String == finding["severity"] as? String
+                && ($0["numbers"] as? [String: Double])?["ratio"] ?? 99 < ($0["numbers"] as? [String: Double])?["required"] ?? 0 },
+                    "\(props["subject"] ?? ""): \(deleted) → \(inserted) still fails")
+        }
+        try Data(original.utf8).write(to: w.url.appendingPathComponent(specPath))
+    }
+}
