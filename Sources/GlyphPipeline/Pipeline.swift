@@ -86,9 +86,7 @@ public enum Pipeline {
         }
 
         let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
-        let snapshots = options.snapshots.map { checker in
-            SnapshotReport(snapshots: checker.store.root.path, results: snapshotResults + checker.staleBaselines(of: plan.specs))
-        }
+        let snapshots = options.snapshots.map { checker in checker.conclude(snapshotResults, specs: plan.specs) }
         return PipelineResult(audit: audit, snapshots: snapshots, variants: variants)
     }
 
@@ -210,6 +208,10 @@ public struct RunJob: Sendable {
     public var snapshotOptions: SnapshotOptions
     public var snapshotWrites: SnapshotWrites
     public var staleScope: StaleScope
+    /// Under CI (`--ci`, or `CI` set): the render of each variant without a baseline is written into
+    /// `<report>/new-snapshots/` in the snapshot folder's layout, with the renderer's fingerprint,
+    /// ready to be copied over the snapshot folder.
+    public var ci: Bool
     /// Paths in the report (specs, token files, baselines) are relative to this folder where they lie below it.
     public var cwd: URL
     /// The tool and version the report names.
@@ -218,7 +220,7 @@ public struct RunJob: Sendable {
     public init(jobs: Int = defaultJobs, config: AuditConfig = AuditConfig(), report: URL,
                 formats: [ReportFormat] = ReportFormat.allCases, shard: Shard? = nil, failOn: Severity? = .error,
                 filter: VariantFilter = VariantFilter(), snapshots: URL? = nil, snapshotOptions: SnapshotOptions = .init(),
-                snapshotWrites: SnapshotWrites = [], staleScope: StaleScope = .specFolders,
+                snapshotWrites: SnapshotWrites = [], staleScope: StaleScope = .specFolders, ci: Bool = false,
                 cwd: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath), tool: String) {
         self.jobs = jobs
         self.config = config
@@ -231,11 +233,15 @@ public struct RunJob: Sendable {
         self.snapshotOptions = snapshotOptions
         self.snapshotWrites = snapshotWrites
         self.staleScope = staleScope
+        self.ci = ci
         self.cwd = cwd
         self.tool = tool
     }
 
     var wantsPictures: Bool { formats.contains(.html) || shard != nil }
+
+    /// The folder of the report where the renders of variants without a baseline go under CI.
+    public static let newSnapshotsFolder = "new-snapshots"
 }
 
 /// What `run` found, as the report model (canonical order) and as the audit and check gave it.
@@ -251,10 +257,13 @@ extension Pipeline {
     public static func run(_ plan: Plan, _ job: RunJob) throws -> RunOutcome {
         let pictures = job.wantsPictures
         let auditor = Auditor(config: job.config)
-        let checker = job.snapshots.map { folder in
-            SnapshotChecker(store: SnapshotStore(root: folder),
-                            output: pictures ? job.report.appendingPathComponent("snapshots") : nil,
-                            options: job.snapshotOptions, writes: job.snapshotWrites, staleScope: job.staleScope)
+        let checker = try job.snapshots.map { folder throws(InputError) in
+            try SnapshotChecker.fingerprinted(store: SnapshotStore(root: folder),
+                                              output: pictures ? job.report.appendingPathComponent("snapshots") : nil,
+                                              options: job.snapshotOptions, writes: job.snapshotWrites,
+                                              staleScope: job.staleScope,
+                                              newSnapshots: job.ci ? job.report.appendingPathComponent(RunJob.newSnapshotsFolder) : nil,
+                                              cwd: job.cwd)
         }
         let done = try run(plan, PipelineOptions(jobs: job.jobs, auditor: auditor,
                                                  evidence: pictures ? job.report.appendingPathComponent("evidence") : nil,

@@ -30,17 +30,8 @@ extension SnapshotSection {
                                      mismatchRatio: r.difference?.mismatchRatio, maxDelta: r.difference?.maxColorDelta,
                                      expectedSize: r.difference.map { [$0.expectedSize.width, $0.expectedSize.height] },
                                      actualSize: r.difference.map { [$0.actualSize.width, $0.actualSize.height] })
-            if r.status == .mismatch, let d = r.difference {
-                rec.message = d.sameSize
-                    ? String(format: "%d px differ (%.3f %%), largest colour difference %@", d.mismatchedPixels,
-                             d.mismatchRatio * 100, d.maxColorDeltaText)
-                    : "size changed from \(d.expectedSize) to \(d.actualSize)"
-            } else if r.withinTolerance, let d = r.difference {
-                // A pass, but not a silent one: the pixels are not identical.
-                rec.message = String(format: "differs within tolerance: %d px counted, %d anti-aliased px ignored, "
-                                     + "largest colour difference %@", d.mismatchedPixels, d.antialiasedPixels,
-                                     d.maxColorDeltaText)
-            }
+            // The one wording of a difference (the same as `check`'s list).
+            if let summary = r.differenceSummary { rec.message = summary }
             if let o = r.outputs {
                 rec.actual = relativePath(o.actual, base: report)
                 rec.diff = relativePath(o.diff, base: report)

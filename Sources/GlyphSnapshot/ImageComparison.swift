@@ -87,6 +87,16 @@ public struct ImageDifference: Sendable, Equatable, Codable {
         try c.encode(sameSize, forKey: .sameSize)
     }
 
+    /// What differs, in words (`check`'s list, the reports): "3 px differ (0.096% of 3136), largest
+    /// colour difference 0.966" (with ", N anti-aliased px ignored" when pixelmatch set some aside),
+    /// or, when the size changed, "size changed: baseline 56×56 px, render 28×28 px".
+    public var summary: String {
+        if !sameSize { return "size changed: baseline \(expectedSize), render \(actualSize)" }
+        return String(format: "%d px differ (%.3f%% of %d), largest colour difference %@",
+                      mismatchedPixels, mismatchRatio * 100, comparedPixels, maxColorDeltaText)
+            + (antialiasedPixels > 0 ? ", \(antialiasedPixels) anti-aliased px ignored" : "")
+    }
+
     /// The largest colour difference as text: three decimals, or as many more as it takes to show
     /// two significant digits, so a real difference never prints as 0.000 (the smallest possible,
     /// one alpha level of a near-white pixel, is about 0.000015).

@@ -11,11 +11,25 @@ public struct SnapshotOptions: Sendable, Equatable {
     public var maxDiffPixels: Int?
     /// Largest share of pixels allowed to differ, 0...1 (`--max-diff-ratio`); nil = not set.
     public var maxDiffRatio: Double?
+    /// The colour threshold of an exact comparison (the baselines' renderer is this one): 0, or
+    /// the one the user gave (`--threshold`).
+    public var exactThreshold: Double
 
-    public init(pixelmatch: PixelmatchOptions = .init(), maxDiffPixels: Int? = nil, maxDiffRatio: Double? = nil) {
+    public init(pixelmatch: PixelmatchOptions = .init(), maxDiffPixels: Int? = nil, maxDiffRatio: Double? = nil,
+                exactThreshold: Double = 0) {
         self.pixelmatch = pixelmatch
         self.maxDiffPixels = maxDiffPixels
         self.maxDiffRatio = maxDiffRatio
+        self.exactThreshold = exactThreshold
+    }
+
+    /// pixelmatch's options for an exact comparison: anti-aliased pixels count (`includeAA`) and
+    /// the threshold is `exactThreshold`, so every changed pixel counts against the gates.
+    public var exactPixelmatch: PixelmatchOptions {
+        var p = pixelmatch
+        p.includeAA = true
+        p.threshold = exactThreshold
+        return p
     }
 
     /// Whether a difference passes the gates: the sizes are equal and the mismatched pixels are
@@ -84,10 +98,13 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
     public var outputs: Outputs?
     /// A file that could not be written or deleted (a runtime failure).
     public var writeError: String?
+    /// For a `new` variant not recorded: where its render was written to be copied into the snapshot
+    /// folder (`SnapshotChecker.newSnapshots`, under CI).
+    public var newRender: String?
 
     public init(id: String, status: Status, baseline: String, action: Action? = nil,
                 difference: ImageDifference? = nil, message: String? = nil, outputs: Outputs? = nil,
-                writeError: String? = nil) {
+                writeError: String? = nil, newRender: String? = nil) {
         self.id = id
         self.status = status
         self.baseline = baseline
@@ -96,6 +113,20 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
         self.message = message
         self.outputs = outputs
         self.writeError = writeError
+        self.newRender = newRender
+    }
+
+    /// What differs, in the one wording `check`'s list and the reports use: for a mismatch
+    /// `ImageDifference.summary` ("3 px differ (0.096% of 3136), largest colour difference 0.966" or
+    /// "size changed: baseline 56×56 px, render 28×28 px"); for a match whose pixels are not
+    /// identical "differs within tolerance: " and the same numbers; nil otherwise.
+    public var differenceSummary: String? {
+        guard let d = difference else { return nil }
+        switch status {
+        case .mismatch: return d.summary
+        case .match where withinTolerance: return "differs within tolerance: " + d.summary
+        default: return nil
+        }
     }
 
     /// A match whose pixels are not identical: they differ, but within the threshold, as
@@ -119,6 +150,19 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
 public struct SnapshotReport: Sendable, Equatable, Codable {
     public var snapshots: String
     public var results: [SnapshotResult]
+    /// Whether renders were compared exactly (the folder's fingerprint is the renderer's).
+    public var exact: Bool?
+    /// Why the comparison was not exact (or, with `--update`, why baselines were rebased): one line
+    /// per changed fingerprint component; nil when exact or when no baseline was compared.
+    public var comparisonNotes: [String]?
+    /// The fingerprint file written by this check (`--record` / `--update`), nil when none was.
+    public var fingerprintWritten: String?
+    /// Why a write was asked for but the fingerprint was left as it was.
+    public var fingerprintNote: String?
+    /// Where the renders of the variants without a baseline went (under CI), with their fingerprint.
+    public var newSnapshots: String?
+    /// A fingerprint file that could not be written (a runtime failure, like a baseline's).
+    public var fingerprintError: String?
 
     public struct Counts: Sendable, Equatable, Codable {
         public var variants = 0
@@ -159,12 +203,12 @@ public struct SnapshotReport: Sendable, Equatable, Codable {
         return c
     }
 
-    public var failed: Bool { results.contains { $0.failed } }
+    public var failed: Bool { fingerprintError != nil || results.contains { $0.failed } }
 
     /// The exit status of `glyphaudit check`: 2 for an unreadable baseline or a failed write, 1 for
     /// a mismatch or a new variant that was not written, else 0.
     public var exitStatus: Int32 {
-        if results.contains(where: { $0.status == .unreadable || $0.writeError != nil }) { return 2 }
+        if fingerprintError != nil || results.contains(where: { $0.status == .unreadable || $0.writeError != nil }) { return 2 }
         return failed ? 1 : 0
     }
 
@@ -172,6 +216,9 @@ public struct SnapshotReport: Sendable, Equatable, Codable {
         self.snapshots = snapshots
         self.results = results
     }
+
+    /// The variants without a baseline that were not recorded (each fails the check).
+    public var missing: [SnapshotResult] { results.filter { $0.status == .new && $0.action != .recorded } }
 }
 
 /// Which baselines a check may call stale. Either way a PNG is stale only when no variant of the
@@ -196,15 +243,26 @@ public struct SnapshotChecker: Sendable {
     public var writes: SnapshotWrites
     /// Where stale baselines are looked for.
     public var staleScope: StaleScope
+    /// Exact or tolerant, from the folder's renderer fingerprint (`SnapshotComparison.of`); by
+    /// default tolerant and unfingerprinted.
+    public var comparison: SnapshotComparison
+    /// Where the render of each variant without a baseline is written (when not recorded), in the
+    /// snapshot folder's layout, so the folder can be copied over the baselines; nil = nowhere.
+    public var newSnapshots: URL?
 
     public init(store: SnapshotStore, output: URL?, options: SnapshotOptions = .init(), writes: SnapshotWrites = [],
-                staleScope: StaleScope = .specFolders) {
+                staleScope: StaleScope = .specFolders, comparison: SnapshotComparison = .tolerant, newSnapshots: URL? = nil) {
         self.store = store
         self.output = output
         self.options = options
         self.writes = writes
         self.staleScope = staleScope
+        self.comparison = comparison
+        self.newSnapshots = newSnapshots
     }
+
+    /// pixelmatch's options in force: exact ones when the comparison is exact.
+    public var pixelmatch: PixelmatchOptions { comparison.exact ? options.exactPixelmatch : options.pixelmatch }
 
     /// Checks one render against its baseline. Safe to call from many threads at once.
     public func check(_ variant: Variant, actual: Raster) -> SnapshotResult {
@@ -220,6 +278,14 @@ public struct SnapshotChecker: Sendable {
                 } catch {
                     result.writeError = "\(error)"
                 }
+            } else if let newSnapshots {
+                let url = newSnapshots.appendingPathComponent(relative)
+                do {
+                    try writeIfChanged(try actual.pngData(), to: url)
+                    result.newRender = url.path
+                } catch {
+                    result.writeError = "\(error)"
+                }
             }
         case .unreadable(let message):
             result.status = .unreadable
@@ -232,7 +298,7 @@ public struct SnapshotChecker: Sendable {
             }
             let wantImages = output != nil
             let (difference, diff) = ImageComparator.compare(expected: expected, actual: actual,
-                                                             options: options.pixelmatch, diffImage: wantImages)
+                                                             options: pixelmatch, diffImage: wantImages)
             result.difference = difference
             if options.passes(difference) { return result }
             result.status = .mismatch
@@ -256,6 +322,60 @@ public struct SnapshotChecker: Sendable {
             }
         }
         return result
+    }
+
+    /// The report of a check whose variants gave `results` (in plan order): the stale baselines of
+    /// `specs` are added (and pruned when allowed), and the fingerprint files are written:
+    ///
+    /// - into the snapshot folder, after `--record` or `--update`, when every baseline the check
+    ///   compared agrees with this renderer (identical; or, compared exactly, within the gates; or
+    ///   rewritten). Otherwise it is left as it was and `fingerprintNote` says why;
+    /// - into `newSnapshots`, beside the renders of the variants without a baseline.
+    public func conclude(_ results: [SnapshotResult], specs: [Spec]) -> SnapshotReport {
+        var report = SnapshotReport(snapshots: store.root.path, results: results + staleBaselines(of: specs))
+        let compared = results.contains { $0.status == .match || $0.status == .mismatch }
+        report.exact = comparison.exact
+        if compared && !comparison.reasons.isEmpty { report.comparisonNotes = comparison.reasons }
+        guard let renderer = comparison.renderer else { return report }
+        let fingerprintFile = store.root.appendingPathComponent(RendererFingerprint.fileName)
+        if !writes.intersection([.record, .update]).isEmpty {
+            // The baselines this renderer's renders do not agree with, after the writes.
+            let disagree = results.filter { r in
+                switch r.status {
+                case .match: return !comparison.exact && r.difference?.identical == false
+                case .mismatch: return r.action != .updated
+                case .unreadable: return true
+                case .new, .stale: return false
+                }
+            }
+            let wrote = results.contains { $0.action == .recorded || $0.action == .updated }
+            if results.contains(where: { $0.writeError != nil }) {
+                report.fingerprintNote = "\(fingerprintFile.path) not written: a baseline could not be written"
+            } else if !disagree.isEmpty {
+                let n = disagree.count
+                report.fingerprintNote = "\(fingerprintFile.path) not written: \(n) baseline\(n == 1 ? "" : "s") "
+                    + "\(n == 1 ? "differs" : "differ") from this renderer's render\(n == 1 ? "" : "s") "
+                    + (comparison.exact ? "(run with --update to rewrite them)" : "within tolerance (run with --update to rewrite them and the fingerprint)")
+            } else if comparison.fingerprintCurrent {
+                // Already this renderer's: nothing to write.
+            } else if wrote || compared {
+                do {
+                    try renderer.write(in: store.root)
+                    report.fingerprintWritten = fingerprintFile.path
+                } catch {
+                    report.fingerprintError = "\(error)"
+                }
+            }
+        }
+        if let newSnapshots, results.contains(where: { $0.newRender != nil }) {
+            do {
+                try renderer.write(in: newSnapshots)
+                report.newSnapshots = newSnapshots.path
+            } catch {
+                report.fingerprintError = "\(error)"
+            }
+        }
+        return report
     }
 
     func writePictures(_ id: String, expected: Raster, diff: Raster, actual: Raster,
@@ -298,13 +418,13 @@ public struct SnapshotChecker: Sendable {
     }
 
     /// Renders every item of the plan on `jobs` threads with `render`, checks each against its
-    /// baseline (one render in memory per thread), then looks for stale baselines (in `staleScope`).
+    /// baseline (one render in memory per thread), then concludes (stale baselines, fingerprint).
     public func run(_ plan: Plan, jobs: Int, render: @Sendable (PlannedVariant) -> Raster) -> SnapshotReport {
         let items = plan.items
         let results = parallelMap(items.count, jobs: jobs) { i in
             check(items[i].variant, actual: render(items[i]))
         }
-        return SnapshotReport(snapshots: store.root.path, results: results + staleBaselines(of: plan.specs))
+        return conclude(results, specs: plan.specs)
     }
 
     /// The same with renders already made (`rasters` index-aligned with `plan.items`, as
@@ -313,6 +433,6 @@ public struct SnapshotChecker: Sendable {
         precondition(rasters.count == plan.items.count, "one raster per planned variant")
         let items = plan.items
         let results = parallelMap(items.count, jobs: jobs) { i in check(items[i].variant, actual: rasters[i]) }
-        return SnapshotReport(snapshots: store.root.path, results: results + staleBaselines(of: plan.specs))
+        return conclude(results, specs: plan.specs)
     }
 }

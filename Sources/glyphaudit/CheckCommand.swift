@@ -15,21 +15,32 @@ enum CheckCommand {
         summary: "Compare renders with the baseline PNGs; record, update or prune baselines.",
         usage: "glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N] [--snapshots DIR] "
             + "[--out DIR] [--record] [--update] [--prune] [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] "
-            + "[--include-aa] [--alpha A] [--json] [--quiet]",
+            + "[--include-aa] [--alpha A] [--ci] [--json] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant in memory and compares it with its baseline
         DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.png (libpng decode; identical
         pixels are found with one memory comparison, pixelmatch v6.0.0 runs only where they differ).
         A variant fails when more pixels differ than the gates allow (with no gate, any pixel) or when
-        its size changed; anti-aliased pixels do not count unless --include-aa. Pixels that differ
-        within tolerance pass, and the summary counts them ("8 match (1 differs within tolerance)").
-        The largest colour difference is on --threshold's scale. For each failing variant three PNGs
-        go to --out: <id>.actual.png, <id>.diff.png (pixelmatch's diff image) and <id>.sidebyside.png
-        (expected | diff | actual).
+        its size changed. The largest colour difference is on --threshold's scale. For each failing
+        variant three PNGs go to --out: <id>.actual.png, <id>.diff.png (pixelmatch's diff image) and
+        <id>.sidebyside.png (expected | diff | actual).
+
+        DIR/renderer.json records what rendered the baselines: glyphaudit's render version, cairo,
+        pango, librsvg, libpng, zlib and the label fonts (name and SHA-256). When it is this renderer's,
+        the comparison is exact: anti-aliased pixels count and the colour threshold is 0 (unless
+        --threshold is given), so every changed pixel counts against the gates. When it is not, or it
+        is missing, pixelmatch's tolerances apply (threshold 0.1, anti-aliasing ignored unless
+        --include-aa), one line on stderr names each component that changed, and pixels that differ
+        within tolerance pass, counted in the summary ("8 match (1 differs within tolerance)").
+        --record and --update write it (atomically) when every baseline compared agrees with this
+        renderer; --update of a folder of another renderer compares exactly and rewrites every
+        baseline that changed, so the folder is rebased in one step.
 
         Listed on stdout: mismatches with their numbers, new variants (no baseline), stale baselines
-        and unreadable baselines. A stale baseline is a PNG that no variant of the run's specs' full
-        matrix produces (--only never makes one stale). With no --preset and no --spec every PNG in
+        and unreadable baselines, at most 20 failures and 20 stale baselines ("… and N more";
+        --verbose lists all). Baselines written (--record, --update, --prune) are counted in one
+        paragraph; --verbose lists each. A stale baseline is a PNG that no variant of the run's
+        specs' full matrix produces (--only never makes one stale). With no --preset and no --spec every PNG in
         DIR counts, at its root and in folders of presets that no longer exist included; with
         --preset or --spec only those presets' folders DIR/<name>/ are looked at. Nothing else
         writes a baseline than --record (missing ones), --update (failing ones; matching files are
@@ -37,30 +48,52 @@ enum CheckCommand {
         delete it and run --record.
         Every write is atomic (temporary dotfile in the same folder, then rename); dotfiles are ignored.
 
+        Under CI (--ci, or the environment variable CI set to anything but "", "false" or "0") the
+        render of each variant without a baseline is written to <out>/new-snapshots/ in the snapshot
+        folder's layout, with renderer.json, and a message says how to add them.
+
         Exit status: 0 every variant matches (after --record/--update); 1 a mismatch, or a new variant
-        without --record; 2 an unreadable baseline, a file that cannot be written, or bad input.
-        Stale baselines are reported but do not fail the check.
+        without --record; 2 an unreadable baseline or renderer.json, a file that cannot be written, or
+        bad input. Stale baselines are reported but do not fail the check.
         """,
         options: Selection.options + [
             Option(name: "snapshots", value: "DIR", help: "The baselines (default: snapshots)."),
             Option(name: "out", value: "DIR", help: "Where the pictures of mismatches go (default: glyphaudit-out/snapshots)."),
-            Option.flag("record", "Write the baselines that are missing."),
-            Option.flag("update", "Rewrite the baselines of failing variants (only those)."),
+            Option.flag("record", "Write the baselines that are missing (and renderer.json)."),
+            Option.flag("update", "Rewrite the baselines of failing variants (only those), and renderer.json."),
             Option.flag("prune", "Delete stale baselines."),
             Option(name: "max-diff-pixels", value: "N",
                    help: "Pass a variant when at most N pixels differ (default 0; with --max-diff-ratio alone, that gate only)."),
             Option(name: "max-diff-ratio", value: "R",
                    help: "Pass a variant when at most this share (0-1) of its pixels differ; both gates must hold when both are set."),
-            Option(name: "threshold", value: "T", help: "pixelmatch colour threshold, 0-1 (default 0.1; smaller is stricter)."),
+            Option(name: "threshold", value: "T",
+                   help: "pixelmatch colour threshold, 0-1 (default 0 when renderer.json is this renderer's, else 0.1; smaller is stricter)."),
         ] + comparisonOptions + [
+            ciOption,
             Option.flag("json", "Print every result as JSON on stdout (instead of the list)."),
             Option.flag("quiet", "No summary line on stderr; only the list (or JSON)."),
+            Option.flag("verbose", "List every result and every baseline written (not at most 20 lines and a count)."),
         ],
         run: run)
 
+    /// `--ci`, shared with `run`.
+    static let ciOption = Option.flag("ci", "Treat a missing baseline as CI does: fail, and write its render into the output folder "
+                                      + "(also when the environment has CI set, other than \"false\" or \"0\").")
+
+    /// Whether the run is under CI: `--ci`, or `CI` set to a non-empty value other than `false` / `0`.
+    static func ci(_ args: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if args.flag("ci") { return true }
+        guard let value = environment["CI"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return false }
+        return !["false", "0"].contains(value.lowercased())
+    }
+
+    /// How many lines of results a listing shows without --verbose.
+    static let listLimit = 20
+
     /// The comparison options `check` and `run` share.
     static let comparisonOptions: [Option] = [
-        Option.flag("include-aa", "Count anti-aliased pixels as different (by default they are detected and ignored)."),
+        Option.flag("include-aa", "Count anti-aliased pixels as different (by default they are detected and ignored, "
+                    + "unless renderer.json is this renderer's: then they always count)."),
         Option(name: "alpha", value: "A", help: "Opacity of the baseline in the diff pictures, 0-1 (default 0.1)."),
     ]
 
@@ -92,20 +125,26 @@ enum CheckCommand {
         let jobs = try Selection.jobs(args)
         let options = SnapshotOptions(pixelmatch: try pixelmatch(args),
                                       maxDiffPixels: try args.int("max-diff-pixels", range: 0...Int.max),
-                                      maxDiffRatio: try args.double("max-diff-ratio", range: 0...1))
+                                      maxDiffRatio: try args.double("max-diff-ratio", range: 0...1),
+                                      exactThreshold: try args.double("threshold", range: 0...1) ?? 0)
         var writes: SnapshotWrites = []
         if args.flag("record") { writes.insert(.record) }
         if args.flag("update") { writes.insert(.update) }
         if args.flag("prune") { writes.insert(.prune) }
         let (snapshots, _) = try snapshotFolder(args)
         let out = URL(fileURLWithPath: args.value("out") ?? "glyphaudit-out/snapshots")
+        let ci = ci(args)
+        let verbose = args.flag("verbose")
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
-        let checker = SnapshotChecker(store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes,
-                                      staleScope: staleScope(args))
+        let checker = try SnapshotChecker.fingerprinted(
+            store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes, staleScope: staleScope(args),
+            newSnapshots: ci ? out.appendingPathComponent(RunJob.newSnapshotsFolder) : nil, cwd: cwd)
         let report = checker.run(plan, jobs: jobs)
 
+        for note in report.comparisonNotes ?? [] { Console.info(note) }
         if args.flag("json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -113,11 +152,9 @@ enum CheckCommand {
             data.append(0x0A)
             FileHandle.standardOutput.write(data)
         } else {
-            var text = ""
-            for r in report.results {
-                if let line = describe(r, root: snapshots) { text += line + "\n" }
-            }
-            FileHandle.standardOutput.write(Data(text.utf8))
+            var lines = listing(report, verbose: verbose, see: "--verbose lists them all, --json gives every result")
+            if !writes.isEmpty && !verbose { lines.append(writeSummary(report)) }
+            FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
         }
         for r in report.results {
             if r.status == .unreadable {
@@ -125,8 +162,54 @@ enum CheckCommand {
             }
             if let e = r.writeError { Console.error(e) }
         }
+        if let e = report.fingerprintError { Console.error(e) }
+        if let message = missingMessage(report, args: args, copyFrom: checker.newSnapshots) { Console.error(message) }
         Console.info(summary(report.counts, elapsed: seconds(since: start)))
         return report.exitStatus
+    }
+
+    /// The lines of the results worth a line: without `verbose`, the baselines written are left to
+    /// `writeSummary` and at most `listLimit` lines are shown, then "… and N more (<see>)".
+    static func listing(_ report: SnapshotReport, verbose: Bool, see: String) -> [String] {
+        let shown = report.results.filter { r in verbose || r.action == nil || r.writeError != nil }
+        if verbose { return shown.compactMap { describe($0) } }
+        // Failures and stale baselines are capped each on their own, so neither hides the other.
+        func capped(_ lines: [String]) -> [String] {
+            lines.count <= listLimit ? lines : Array(lines.prefix(listLimit)) + ["… and \(lines.count - listLimit) more (\(see))"]
+        }
+        return capped(shown.filter { $0.status != .stale }.compactMap { describe($0) })
+            + capped(shown.filter { $0.status == .stale }.compactMap { describe($0) })
+    }
+
+    /// One paragraph for the writes of --record, --update and --prune: what was written, left
+    /// unchanged and removed, and what became of renderer.json.
+    static func writeSummary(_ report: SnapshotReport) -> String {
+        let c = report.counts
+        let written = c.recorded + c.updated
+        var text = "\(displayPath(report.snapshots)): \(counted(written, "baseline")) written (\(c.recorded) recorded, \(c.updated) updated), "
+            + "\(c.match) unchanged, \(c.pruned) stale removed"
+        if let file = report.fingerprintWritten {
+            text += "; \(displayPath(file)) written"
+        } else if let note = report.fingerprintNote {
+            text += "; \(displayPath(note))"
+        }
+        return text + (written + c.pruned > 0 ? " (--verbose lists every file)." : ".")
+    }
+
+    /// Under CI, for the variants without a baseline: how to add them; nil when there are none or
+    /// their renders were not written (not under CI).
+    static func missingMessage(_ report: SnapshotReport, args: Arguments, copyFrom folder: URL?) -> String? {
+        let missing = report.missing
+        guard let folder, !missing.isEmpty, missing.contains(where: { $0.newRender != nil }) else { return nil }
+        var command = ["glyphaudit", "check", "--record"]
+        for p in args.all("preset") { command += ["--preset", p] }
+        for s in args.all("spec") { command += ["--spec", s] }
+        for o in args.all("only") { command += ["--only", o] }
+        if let s = args.value("snapshots") { command += ["--snapshots", s] }
+        let quoted = command.map(shellQuoted)
+        let target = displayPath(report.snapshots)
+        return "\(counted(missing.count, "baseline")) missing: record them with `\(quoted.joined(separator: " "))` "
+            + "(or run --record), or copy \(displayPath(folder.path))/ into \(target)/ (renderer.json included) and commit them"
     }
 
     /// The default selection (no --preset, no --spec: every built-in preset) owns the whole snapshot
@@ -140,6 +223,13 @@ enum CheckCommand {
         var snapshots: String
         var summary: SnapshotReport.Counts
         var exitStatus: Int32
+        /// Exact comparison (renderer.json is this renderer's), and why not.
+        var exact: Bool?
+        var comparisonNotes: [String]?
+        var fingerprintWritten: String?
+        var fingerprintNote: String?
+        var fingerprintError: String?
+        var newSnapshots: String?
         var results: [Result]
 
         /// A result, with `withinTolerance` for a match whose pixels differ.
@@ -153,6 +243,7 @@ enum CheckCommand {
             var message: String?
             var outputs: SnapshotResult.Outputs?
             var writeError: String?
+            var newRender: String?
 
             init(_ r: SnapshotResult) {
                 id = r.id
@@ -164,6 +255,7 @@ enum CheckCommand {
                 message = r.message
                 outputs = r.outputs
                 writeError = r.writeError
+                newRender = r.newRender
             }
         }
 
@@ -171,12 +263,29 @@ enum CheckCommand {
             snapshots = report.snapshots
             summary = report.counts
             exitStatus = report.exitStatus
+            exact = report.exact
+            comparisonNotes = report.comparisonNotes
+            fingerprintWritten = report.fingerprintWritten
+            fingerprintNote = report.fingerprintNote
+            fingerprintError = report.fingerprintError
+            newSnapshots = report.newSnapshots
             results = report.results.map(Result.init)
         }
     }
 
+    /// A word as a POSIX shell reads it back: as it is when it is plain, else in single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) || "_./=,:@+-".unicodeScalars.contains($0)
+        }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The numbers of a difference (`ImageDifference.summary`, the one wording), for `diff` too.
+    static func numbers(_ d: ImageDifference?) -> String { d?.summary ?? "" }
+
     /// One line per result worth a line (everything but a plain match).
-    static func describe(_ r: SnapshotResult, root: URL) -> String? {
+    static func describe(_ r: SnapshotResult) -> String? {
         let file = displayPath(r.baseline)
         func tag(_ s: String) -> String { s.padding(toLength: 11, withPad: " ", startingAt: 0) }
         var line: String
@@ -184,12 +293,13 @@ enum CheckCommand {
         case .match:
             return nil
         case .mismatch:
-            line = tag(r.action == .updated ? "updated" : "mismatch") + r.id + "  " + numbers(r.difference)
+            line = tag(r.action == .updated ? "updated" : "mismatch") + r.id + "  " + (r.differenceSummary ?? "")
             if let o = r.outputs { line += "; diff: \(displayPath(o.diff))" }
             if r.action == .updated { line += "; rewrote \(file)" }
         case .new:
             line = tag(r.action == .recorded ? "recorded" : "new") + r.id
             line += r.action == .recorded ? "  wrote \(file)" : "  no baseline at \(file) (--record writes it)"
+            if let render = r.newRender { line += "; render: \(displayPath(render))" }
         case .stale:
             line = tag(r.action == .pruned ? "pruned" : "stale") + file
             line += r.action == .pruned ? "  deleted" : "  no variant produces it (--prune deletes it)"
@@ -199,16 +309,6 @@ enum CheckCommand {
         }
         if let e = r.writeError { line += "  FAILED: \(e)" }
         return line
-    }
-
-    static func numbers(_ d: ImageDifference?) -> String {
-        guard let d else { return "" }
-        if !d.sameSize {
-            return "size changed: baseline \(d.expectedSize), render \(d.actualSize)"
-        }
-        return String(format: "%d px differ (%.3f%% of %d), largest colour difference %@",
-                      d.mismatchedPixels, d.mismatchRatio * 100, d.comparedPixels, d.maxColorDeltaText)
-            + (d.antialiasedPixels > 0 ? ", \(d.antialiasedPixels) anti-aliased px ignored" : "")
     }
 
     static func summary(_ c: SnapshotReport.Counts, elapsed: Double) -> String {

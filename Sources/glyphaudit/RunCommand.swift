@@ -15,7 +15,7 @@ enum RunCommand {
         summary: "Render, audit, check snapshots and write every report in one pass (the CI entry point).",
         usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--report DIR] [--formats LIST] "
             + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--max-diff-pixels N] [--max-diff-ratio R] "
-            + "[--include-aa] [--alpha A] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant once, in memory; audits them (`glyphaudit rules`); compares them with
         their baselines in --snapshots (the default folder, snapshots, is skipped with a note when it does not
@@ -23,6 +23,13 @@ enum RunCommand {
         the reports into --report: index.html (with its pictures), report.json, junit.xml, results.sarif and
         summary.md. With no --preset and no --spec, runs on the four built-in presets. When GITHUB_ACTIONS=true,
         failing findings and snapshots are also printed as workflow annotations (::error file=…::).
+        Snapshots are compared exactly when --snapshots' renderer.json is this renderer's, else with
+        anti-aliasing tolerance and a note per changed component (`glyphaudit check --help`). The summary
+        lists at most 20 snapshot failures ("… and N more"; --verbose lists all).
+        Under CI (--ci, or the environment variable CI set to anything but "", "false" or "0") a variant
+        without a baseline fails the run even when there is no snapshot folder at all: its render goes to
+        <report>/new-snapshots/ in the snapshot folder's layout, with renderer.json, to be copied over
+        the snapshot folder and committed.
         Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures; 2 bad input (also an
         unreadable baseline, the report written all the same) or a runtime failure; 64 usage error.
         """,
@@ -30,14 +37,15 @@ enum RunCommand {
             Option(name: "report", value: "DIR", help: "Where the reports go (default: glyphaudit-out)."),
             Option(name: "formats", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all)."),
             Option(name: "snapshots", value: "DIR", help: "Baseline folder (default: snapshots)."),
-            Option.flag("record", "Write missing baselines."),
-            Option.flag("update", "Rewrite baselines that changed."),
+            Option.flag("record", "Write missing baselines (and renderer.json)."),
+            Option.flag("update", "Rewrite baselines that changed (and renderer.json)."),
             Option(name: "max-diff-pixels", value: "N", help: "Pixels that may differ before a snapshot fails (default 0)."),
             Option(name: "max-diff-ratio", value: "R", help: "Share of pixels (0…1) that may differ before a snapshot fails."),
         ] + CheckCommand.comparisonOptions + [
+            CheckCommand.ciOption,
             Option(name: "shard", value: "I/N", help: "Run the I-th of N slices of the matrix (merge them with merge-reports)."),
             Option.flag("quiet", "Print nothing but errors."),
-            Option.flag("verbose", "Also print how long each stage took."),
+            Option.flag("verbose", "Also print how long each stage took, and every snapshot failure (not at most 20)."),
         ],
         run: run)
 
@@ -99,7 +107,9 @@ enum RunCommand {
             progress.note("shard \(shard?.description ?? "") holds no variant of this run")
         }
 
-        let checking = snapshotsExist || !writes.isEmpty
+        // Under CI a missing baseline fails, so the baselines are checked even when there are none.
+        let ci = CheckCommand.ci(args)
+        let checking = snapshotsExist || !writes.isEmpty || ci
         if !checking {
             progress.note("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
         }
@@ -108,8 +118,9 @@ enum RunCommand {
             jobs: jobs, config: config, report: report, formats: formats, shard: shard, failOn: failOn, filter: filter,
             snapshots: checking ? snapshotFolder : nil,
             snapshotOptions: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels, maxDiffRatio: maxRatio),
-            snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), cwd: cwd, tool: "glyphaudit \(version)"))
+            snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), ci: ci, cwd: cwd, tool: "glyphaudit \(version)"))
         for w in outcome.audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
+        for note in outcome.snapshots?.comparisonNotes ?? [] { progress.note(note) }
         let result = outcome.report, audit = outcome.audit, snapshotReport = outcome.snapshots
         for format in formats {
             progress.stage("writing \(format.fileName)")
@@ -117,11 +128,18 @@ enum RunCommand {
         }
         progress.done()
 
-        printSummary(result, audit: audit, snapshots: snapshotReport, report: report, formats: formats, seconds: seconds(since: start))
+        printSummary(result, audit: audit, snapshots: snapshotReport, report: report, formats: formats, seconds: seconds(since: start),
+                     verbose: args.flag("verbose"))
         if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
             for line in result.githubAnnotations() { Console.out(line) }
         }
-        if snapshotReport?.results.contains(where: { $0.writeError != nil }) == true { return 2 }
+        if let s = snapshotReport {
+            if let e = s.fingerprintError { Console.error(e) }
+            if let message = CheckCommand.missingMessage(s, args: args, copyFrom: ci ? report.appendingPathComponent(RunJob.newSnapshotsFolder) : nil) {
+                Console.error(message)
+            }
+        }
+        if snapshotReport?.results.contains(where: { $0.writeError != nil }) == true || snapshotReport?.fingerprintError != nil { return 2 }
         // An unreadable baseline is bad input, as in `check`: named on stderr, exit 2 (the report,
         // written all the same, shows it among the snapshots).
         let unreadable = snapshotReport?.results.filter { $0.status == .unreadable } ?? []
@@ -131,7 +149,7 @@ enum RunCommand {
     }
 
     static func printSummary(_ r: RunReport, audit: AuditResult, snapshots: SnapshotReport?, report: URL,
-                             formats: [ReportFormat], seconds: Double) {
+                             formats: [ReportFormat], seconds: Double, verbose: Bool = false) {
         if Console.quiet { return }
         let c = r.counts
         var lines: [String] = []
@@ -150,8 +168,17 @@ enum RunCommand {
                          + "\(k.match) match\(CheckCommand.withinTolerance(k.withinTolerance)), \(k.mismatch) changed, \(k.new) new, \(k.stale) stale"
                          + (k.recorded > 0 ? ", \(k.recorded) recorded" : "") + (k.updated > 0 ? ", \(k.updated) updated" : "")
                          + (k.unreadable > 0 ? ", \(k.unreadable) unreadable" : ""))
-            for res in s.results where res.failed {
+            if let file = s.fingerprintWritten { lines.append("    wrote \(CheckCommand.displayPath(file))") }
+            if let note = s.fingerprintNote { lines.append("    \(CheckCommand.displayPath(note))") }
+            let failures = s.results.filter(\.failed)
+            let shown = verbose ? failures : Array(failures.prefix(CheckCommand.listLimit))
+            for res in shown {
                 lines.append("    \(res.status.rawValue): \(res.id)")
+            }
+            if shown.count < failures.count {
+                let where_ = [ReportFormat.html, .json, .markdown, .junit, .sarif].first(where: formats.contains)
+                    .map { CheckCommand.displayPath(report.appendingPathComponent($0.fileName).path) }
+                lines.append("    … and \(failures.count - shown.count) more (see \(where_ ?? "--verbose"))")
             }
         } else {
             lines.append("  snapshots: not checked")

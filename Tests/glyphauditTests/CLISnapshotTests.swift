@@ -30,7 +30,9 @@ struct CLISnapshotTests {
 
         let record = try w.run("check", "--spec", "spec.json", "--record")
         #expect(record.status == 0, "\(record)")
-        #expect(record.lines.filter { $0.hasPrefix("recorded ") }.count == 8)
+        // One paragraph, not a line per file (--verbose lists them: CLIFingerprintTests).
+        #expect(record.lines == ["snapshots: 8 baselines written (8 recorded, 0 updated), 0 unchanged, 0 stale removed; "
+                                 + "snapshots/renderer.json written (--verbose lists every file)."], "\(record)")
         #expect(PNGFiles.list(under: w.snapshots) == Workspace.files)
 
         let check = try w.run("check", "--spec", "spec.json")
@@ -82,9 +84,11 @@ struct CLISnapshotTests {
         #expect(try w.run("check", "--spec", "spec.json", "--max-diff-pixels", "0", "--max-diff-ratio", "0.01").status == 1)
     }
 
-    @Test("an anti-aliasing-only change passes; with --threshold 0 a small colour change fails")
+    @Test("baselines of another renderer (no renderer.json): an anti-aliasing-only change passes; with --threshold 0 a small colour change fails")
     func antialiasingOnly() throws {
         let w = try Workspace(recorded: true)
+        // Baselines recorded before fingerprints: compared with pixelmatch's tolerances.
+        try FileManager.default.removeItem(at: w.baseline(RendererFingerprint.fileName))
         let file = "t/square-md/AX5/default/checked@2x.png"
         let original = try Raster(contentsOfPNG: w.baseline(file))
         let changed = try #require(antialiasedPixelChange(original), "no anti-aliased pixel found")
@@ -170,7 +174,7 @@ struct CLISnapshotTests {
             bytes[file] = try Data(contentsOf: w.baseline(file))
         }
 
-        let r = try w.run("check", "--spec", "spec.json", "--update")
+        let r = try w.run("check", "--spec", "spec.json", "--update", "--verbose")
         #expect(r.status == 0, "\(r)")
         #expect(r.lines.filter { $0.hasPrefix("updated ") }.count == 2, "\(r)")
         for file in Workspace.files {
@@ -204,7 +208,7 @@ struct CLISnapshotTests {
         for file in stale { #expect(r.stdout.contains("snapshots/\(file)")) }
         #expect(r.stderr.contains("checked 4 variants: 4 match, 0 mismatch, 0 new, 2 stale"), "\(r)")
 
-        let pruned = try w.run("check", "--spec", "spec.json", "--only", "scale=1", "--prune")
+        let pruned = try w.run("check", "--spec", "spec.json", "--only", "scale=1", "--prune", "--verbose")
         #expect(pruned.status == 0)
         #expect(pruned.lines.filter { $0.hasPrefix("pruned ") }.count == 2, "\(pruned)")
         for file in stale { #expect(!FileManager.default.fileExists(atPath: w.baseline(file).path)) }
@@ -239,7 +243,7 @@ struct CLISnapshotTests {
             }
         }
         // A plain check neither mentions the leftovers nor calls them stale; every baseline written matches.
-        let check = try w.run(["check", "--quiet"] + preset)
+        let check = try w.run(["check", "--quiet", "--verbose"] + preset)
         #expect(check.status == 1, "new variants remain: \(check.stdout.prefix(300))")
         #expect(!check.stdout.contains(".tmp-"))
         #expect(check.lines.allSatisfy { $0.hasPrefix("new ") }, "\(check.lines.filter { !$0.hasPrefix("new ") }.prefix(5))")
@@ -369,7 +373,7 @@ struct CLISnapshotTests {
         #expect(check.status == 0)
         for option in ["--snapshots DIR", "--out DIR", "--record", "--update", "--prune", "--max-diff-pixels N",
                        "--max-diff-ratio R", "--threshold T", "--include-aa", "--alpha A", "--json", "--quiet",
-                       "--preset NAME", "--only KEY=VALUE", "--jobs N"] {
+                       "--preset NAME", "--only KEY=VALUE", "--jobs N", "--ci", "--verbose"] {
             #expect(check.stdout.contains(option), "\(option)")
         }
         let diff = try w.run("diff", "--help")
@@ -393,16 +397,18 @@ struct CLISnapshotTests {
             #expect(Set(listed) == Set(accepted), "\(command) usage: \(usage)")
         }
         let run = try w.run("run", "--help")
-        for option in ["--include-aa", "--alpha A", "--max-diff-pixels N", "--max-diff-ratio R"] {
+        for option in ["--include-aa", "--alpha A", "--max-diff-pixels N", "--max-diff-ratio R", "--ci"] {
             #expect(run.stdout.contains(option), "run: \(option)")
         }
     }
 
     // MARK: Follow-ups of issue 4
 
-    @Test("an anti-aliasing-only change: passes, counted as within tolerance; fails with --include-aa (check and run)")
+    @Test("baselines of another renderer: an anti-aliasing-only change passes, counted as within tolerance; fails with --include-aa (check and run)")
     func includeAntialiasing() throws {
         let w = try Workspace(recorded: true)
+        // Baselines recorded before fingerprints: compared with pixelmatch's tolerances.
+        try FileManager.default.removeItem(at: w.baseline(RendererFingerprint.fileName))
         let id = "t/square-md/AX5/default/checked@2x"
         let original = try Raster(contentsOfPNG: w.baseline("\(id).png"))
         let changed = try #require(antialiasedPixelChange(original), "no anti-aliased pixel found")
@@ -441,8 +447,10 @@ struct CLISnapshotTests {
         #expect(ran.stdout.contains("8 match (1 differs within tolerance), 0 changed"), "\(ran)")
         let record = try #require(try snapshotRecord(w, "r1", id))
         #expect(record["status"] as? String == "match")
-        #expect((record["message"] as? String)?.hasPrefix("differs within tolerance: 0 px counted, 1 anti-aliased px ignored") == true,
-                "\(record)")
+        // The one wording of a difference (ImageDifference.summary), as `check` words it.
+        let message = try #require(record["message"] as? String)
+        #expect(message.hasPrefix("differs within tolerance: 0 px differ (0.000% of 3136), largest colour difference 0.")
+                && message.hasSuffix(", 1 anti-aliased px ignored"), "\(record)")
         let ranStrict = try w.run(run + ["--report", "r2", "--include-aa"])
         #expect(ranStrict.status == 1, "\(ranStrict)")
         #expect(try snapshotRecord(w, "r2", id)?["status"] as? String == "mismatch")
@@ -477,11 +485,11 @@ struct CLISnapshotTests {
         #expect(stale(try w.run("check", "--quiet", "--spec", "spec.json")) == [])
         #expect(stale(try w.run("check", "--quiet", "--preset", "rvs-checkbox", "--spec", "spec.json")) == [])
 
-        let pruneOne = try w.run("check", "--quiet", "--preset", "swiftui-switch", "--prune")
+        let pruneOne = try w.run("check", "--quiet", "--preset", "swiftui-switch", "--prune", "--verbose")
         #expect(stale(pruneOne) == ["snapshots/swiftui-switch/bogus/x.png"])
         #expect(!FileManager.default.fileExists(atPath: w.baseline("swiftui-switch/bogus/x.png").path))
         #expect(FileManager.default.fileExists(atPath: w.baseline("stray.png").path))
-        let pruneAll = try w.run("check", "--quiet", "--only", "scale=2", "--prune")
+        let pruneAll = try w.run("check", "--quiet", "--only", "scale=2", "--prune", "--verbose")
         #expect(pruneAll.lines.filter { $0.hasPrefix("pruned ") }.count == 2, "\(pruneAll.lines.filter { !$0.hasPrefix("new ") })")
         for file in everything { #expect(!FileManager.default.fileExists(atPath: w.folder.appendingPathComponent(file).path), "\(file)") }
         for file in [valid, ".hidden.png", "old-preset/notes.txt"] {
@@ -744,6 +752,8 @@ private final class Workspace: @unchecked Sendable {
         process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        // CI (which runs the tests with CI=true) changes what a missing baseline does: not passed on.
+        environment["CI"] = nil
         process.environment = environment
         process.standardOutput = stdout
         process.standardError = stderr
