@@ -22,7 +22,8 @@ enum RunCommand {
         exist; a folder named with --snapshots must exist unless --record (which creates it) or --update is given); and writes
         the reports into --report: index.html (with its pictures), report.json, junit.xml, results.sarif and
         summary.md. With no --preset and no --spec, runs on the four built-in presets. When GITHUB_ACTIONS=true,
-        failing findings and snapshots are also printed as workflow annotations (::error file=…::).
+        failing findings and snapshots are also printed as workflow annotations (at most 10 ::error and 10
+        ::warning, one per rule and preset; docs/report-format.md).
         Snapshots are compared exactly when --snapshots' renderer.json is this renderer's, else with
         anti-aliasing tolerance and a note per changed component (`glyphaudit check --help`). The summary
         lists at most 20 snapshot failures ("… and N more"; --verbose lists all).
@@ -45,7 +46,7 @@ enum RunCommand {
             CheckCommand.ciOption,
             Option(name: "shard", value: "I/N", help: "Run the I-th of N slices of the matrix (merge them with merge-reports)."),
             Option.flag("quiet", "Print nothing but errors."),
-            Option.flag("verbose", "Also print how long each stage took, and every snapshot failure (not at most 20)."),
+            Option.flag("verbose", "Also print the configuration file used, how long each stage took, and every snapshot failure (not at most 20)."),
         ],
         run: run)
 

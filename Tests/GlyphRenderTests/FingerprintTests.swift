@@ -285,17 +285,7 @@ private struct Scene {
     var fingerprint: URL { snapshots.appendingPathComponent("renderer.json") }
 
     init() throws {
-        let file = folder.write("spec.json", """
-        {
-          "name": "t",
-          "control": "checkbox",
-          "sizes": { "md": { "size": 20, "cornerRadius": 4, "borderWidth": 1.5, "markSize": 12, "markWeight": 2 } },
-          "states": ["unchecked", "checked"],
-          "scales": [1, 2],
-          "dynamicTypeSizes": ["large", "accessibility5"],
-          "themes": { "default": { "surface": "#FFFFFF", "border": "#767676", "fill": "#E00800", "mark": "#FFFFFF" } }
-        }
-        """)
+        let file = folder.write("spec.json", SmallSpec.json)
         plan = try Plan(specs: [try Spec.load(contentsOf: file)])
     }
 

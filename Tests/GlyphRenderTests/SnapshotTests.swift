@@ -599,17 +599,7 @@ private final class ScratchFolder {
 /// A small spec (1 size × 2 Dynamic Type sizes × 1 theme × 2 states × 2 scales = 8 variants),
 /// its plan, and a snapshot folder and output folder in a temporary folder.
 private struct SnapshotScene {
-    static let specJSON = """
-    {
-      "name": "t",
-      "control": "checkbox",
-      "sizes": { "md": { "size": 20, "cornerRadius": 4, "borderWidth": 1.5, "markSize": 12, "markWeight": 2 } },
-      "states": ["unchecked", "checked"],
-      "scales": [1, 2],
-      "dynamicTypeSizes": ["large", "accessibility5"],
-      "themes": { "default": { "surface": "#FFFFFF", "border": "#767676", "fill": "#E00800", "mark": "#FFFFFF" } }
-    }
-    """
+    static let specJSON = SmallSpec.json
 
     let folder = ScratchFolder()
     let plan: Plan

@@ -24,8 +24,13 @@ enum CLI {
     /// from the test's own environment (CI runs the tests with CI=true, which changes what a missing
     /// baseline does): a test that wants it sets it.
     static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
+        try launch(binary, arguments, in: directory, environment: environment)
+    }
+
+    /// Runs any program the same way (`CI` not passed on), reading both pipes to the end.
+    static func launch(_ program: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = program
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment

@@ -1,4 +1,5 @@
 import Foundation
+import GlyphTestSupport
 import Testing
 import GlyphCore
 import GlyphPipeline
@@ -13,17 +14,7 @@ import GlyphSnapshot
 
 @Suite("glyphaudit: renderer-fingerprinted baselines and missing baselines under CI (the binary)", .serialized)
 struct CLIFingerprintTests {
-    static let small = """
-    {
-      "name": "t",
-      "control": "checkbox",
-      "sizes": { "md": { "size": 20, "cornerRadius": 4, "borderWidth": 1.5, "markSize": 12, "markWeight": 2 } },
-      "states": ["unchecked", "checked"],
-      "scales": [1, 2],
-      "dynamicTypeSizes": ["large", "accessibility5"],
-      "themes": { "default": { "surface": "#FFFFFF", "border": "#767676", "fill": "#E00800", "mark": "#FFFFFF" } }
-    }
-    """
+    static let small = SmallSpec.json
 
     func run(_ args: [String], in dir: EmptyFolder, ci: String? = nil) throws -> CLI.Result {
         var env = ["NO_COLOR": "1", "GITHUB_ACTIONS": ""]

@@ -10,31 +10,9 @@ func shell(_ command: String, in folder: URL) throws -> CLI.Result {
     return try runTool("/bin/sh", ["-c", command], in: folder, environment: ["PATH": path, "GITHUB_ACTIONS": "", "NO_COLOR": "1"])
 }
 
-/// Runs any program, reading both pipes to the end.
+/// Runs any program, reading both pipes to the end (`CI` not passed on, as for the tool itself).
 func runTool(_ program: String, _ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> CLI.Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    process.currentDirectoryURL = folder
-    var env = ProcessInfo.processInfo.environment
-    for (k, v) in environment { env[k] = v }
-    process.environment = env
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errData = Data()
-    group.enter()
-    DispatchQueue.global().async {
-        errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+    try CLI.launch(URL(fileURLWithPath: program), arguments, in: folder, environment: environment)
 }
 
 /// The program's path when it is installed (zsh, fish), else nil.

@@ -651,17 +651,7 @@ private enum Binary {
 
 /// A temporary working folder with a small spec (8 variants: 2 Dynamic Type sizes × 2 states × 2 scales).
 private final class Workspace: @unchecked Sendable {
-    static let spec = """
-    {
-      "name": "t",
-      "control": "checkbox",
-      "sizes": { "md": { "size": 20, "cornerRadius": 4, "borderWidth": 1.5, "markSize": 12, "markWeight": 2 } },
-      "states": ["unchecked", "checked"],
-      "scales": [1, 2],
-      "dynamicTypeSizes": ["large", "accessibility5"],
-      "themes": { "default": { "surface": "#FFFFFF", "border": "#767676", "fill": "#E00800", "mark": "#FFFFFF" } }
-    }
-    """
+    static let spec = SmallSpec.json
 
     /// The baselines of the spec, relative to `snapshots`, sorted.
     static let files: [String] = {
