@@ -22,6 +22,7 @@ enum MergeReportsCommand {
         own --fail-on (default error, as run's; the level the shards ran with does not count, but all must
         have run with the same). An existing --report folder that is not empty (glyphaudit-out by default)
         is written into only with --force; the files merge-reports writes replace theirs, others are kept.
+        The shards' new-snapshots/ folders (renders without a baseline, under CI) are gathered into one.
         Exit status: 0 when the merged run passes; 1 when it has findings at or above --fail-on or snapshot
         failures; 2 when a report is missing, unreadable, of another run, or a shard is missing or doubled,
         or the --report folder is not empty and --force is not given.
@@ -66,6 +67,11 @@ enum MergeReportsCommand {
                 }
                 copies.append((from, out.appendingPathComponent(rel)))
             }
+            // Under CI each shard leaves the renders of its variants without a baseline in
+            // new-snapshots/ (snapshot-folder layout, renderer.json beside them): gathered into one.
+            for rel in newSnapshotFiles(in: URL(fileURLWithPath: dir)) {
+                copies.append((URL(fileURLWithPath: dir).appendingPathComponent(rel), out.appendingPathComponent(rel)))
+            }
         }
         // A shard run without pictures (an older `run --shard --formats json`) leaves the merged HTML
         // report without contact sheets: say so rather than lose them silently.
@@ -91,6 +97,18 @@ enum MergeReportsCommand {
                      + "\(counted(counts.warnings, "warning")), \(counted(counts.snapshotFailed, "snapshot failure")) → \(out.path)")
         for line in verdict(merged) { Console.info(line) }
         return merged.exitStatus
+    }
+
+    /// The regular files below a report folder's `new-snapshots/`, relative to the report folder,
+    /// sorted (symbolic links are not followed).
+    static func newSnapshotFiles(in report: URL) -> [String] {
+        let root = report.appendingPathComponent("new-snapshots")
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        var files: [String] = []
+        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            files.append("new-snapshots/" + url.path.dropFirst(root.path.count + 1))
+        }
+        return files.sorted()
     }
 
     /// An existing destination that is not an empty folder is written into only with --force (a

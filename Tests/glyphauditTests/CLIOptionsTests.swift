@@ -252,6 +252,22 @@ struct CLIMergeDecidesTests {
         #expect(try w.text("glyphaudit-out/notes.txt") == "mine", "files the merge does not write are left")
     }
 
+    @Test("under CI, the shards' new-snapshots/ merge into the one an unsharded run leaves")
+    func newSnapshotsMerge() throws {
+        let w = RunWorkspace()
+        let selection = ["--preset", "swiftui-switch"] + RunWorkspace.reduced + ["--fail-on", "never"]
+        #expect(try w.run(["run"] + selection + ["--report", "whole"], environment: ["CI": "true"]).status == 1)
+        for i in 1...2 {
+            let r = try w.run(["run"] + selection + ["--shard", "\(i)/2", "--report", "s\(i)"], environment: ["CI": "true"])
+            #expect(r.status <= 1, "\(r.stderr)")
+        }
+        let merge = try w.run(["merge-reports", "s1", "s2", "--report", "merged", "--fail-on", "never"])
+        #expect(merge.status == 1, "missing baselines fail the merged run too: \(merge.stderr)")
+        let whole = w.tree("whole/new-snapshots")
+        #expect(whole.count > 1 && whole.keys.contains("renderer.json"), "\(whole.keys.sorted())")
+        expectSameTree(whole, w.tree("merged/new-snapshots"), "the merged new-snapshots/ equals the unsharded run's")
+    }
+
     @Test("merge-reports --fail-on decides, whatever level the shards ran with; failed snapshots fail it at any level")
     func failLevel() throws {
         let w = RunWorkspace()
