@@ -24,12 +24,15 @@ struct FailureGroup {
 extension RunReport {
     /// The failing findings in groups, most important first: errors before warnings; within a
     /// severity, the group covering the most variants first; ties in report order (preset, then rule).
-    func failureGroups() -> [FailureGroup] {
+    func failureGroups() -> [FailureGroup] { findingGroups(failingFindings) }
+
+    /// `findings` grouped by severity, preset and rule, in the order of `failureGroups()`.
+    func findingGroups(_ findings: [Finding]) -> [FailureGroup] {
         let presetOrder = Dictionary(presets.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         let ruleOrder = Dictionary(rules.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         var groups: [FailureGroup] = []
         var index: [String: Int] = [:]
-        for f in failingFindings {
+        for f in findings {
             let key = "\(f.severity.rawValue)\u{0}\(f.preset)\u{0}\(f.rule)"
             if let i = index[key] {
                 groups[i].findings.append(f)
@@ -197,11 +200,10 @@ extension RunReport {
     /// GitHub shows at most 10 error and 10 warning annotations of a step.
     public static let annotationLimit = 10
 
-    /// GitHub Actions workflow commands for the failing findings and snapshots, at most `limit`
+    /// GitHub Actions workflow commands for the open findings and failed snapshots, at most `limit`
     /// `::error` and `limit` `::warning` lines, the most important first: one line for all failed
-    /// snapshots (first, as an error), then one per group of failing findings in the order of
-    /// `failureGroups()` (errors, then warnings at `--fail-on warning`; within each, the group
-    /// covering the most variants first). A line quotes its group's first finding and counts the
+    /// snapshots (first, as an error), then one per group of open errors, then of open warnings,
+    /// whatever `--fail-on` says (within each, the group covering the most variants first). A line quotes its group's first finding and counts the
     /// rest ("… and 107 more in summary.md"); when there are more groups than lines, the last line
     /// counts the groups left out. `file=` (and `line=`) is given only for a file of the repository —
     /// a spec or token file of a spec given with `--spec`, below the working folder, that `exists` —
@@ -268,7 +270,9 @@ extension RunReport {
             errors.append(command("error", file: inRepository(file, builtin: builtin, exists: exists) ? (file, nil) : nil,
                                   title: "glyphaudit snapshots: \(failed.count) of \(checked) failed", message: message))
         }
-        let groups = failureGroups()
+        // Every open error and warning, whatever --fail-on: a warning annotation fails nothing, and
+        // a shard run with --fail-on never still shows its errors where they are.
+        let groups = findingGroups(findings.filter { $0.accepted == nil && $0.severity >= .warning })
         errors += lines("error", groups.filter { $0.severity == .error }, slots: limit - errors.count)
         return errors + lines("warning", groups.filter { $0.severity == .warning }, slots: limit)
     }

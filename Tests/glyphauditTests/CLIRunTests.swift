@@ -353,7 +353,7 @@ struct CLIRunTests {
         #expect((report["variants"] as? [[String: Any]])?.allSatisfy { $0["image"] == nil } == true)
     }
 
-    @Test("GITHUB_ACTIONS=true prints one ::error annotation per rule and preset that fails, at most 10; without it none")
+    @Test("GITHUB_ACTIONS=true prints one annotation per rule and preset with open errors (warnings), at most 10 each; without it none")
     func annotations() throws {
         let w = RunWorkspace()
         let plain = try w.run(["run"] + RunWorkspace.reduced + ["--report", "a"])
@@ -365,9 +365,13 @@ struct CLIRunTests {
         let findings = try #require(try w.json("b/report.json")["findings"] as? [[String: Any]])
         let failing = findings.filter { $0["severity"] as? String == "error" && $0["accepted"] == nil }
         let groups = Set(failing.map { "\(($0["variant"] as! String).split(separator: "/")[0]) \($0["rule"] as! String)" })
-        #expect(lines.count == min(groups.count, 10), "\(lines.count) annotations for \(groups.count) groups of \(failing.count) error findings")
+        let errors = lines.filter { $0.hasPrefix("::error") }, warnings = lines.filter { $0.hasPrefix("::warning") }
+        #expect(errors.count == min(groups.count, 10), "\(errors.count) annotations for \(groups.count) groups of \(failing.count) error findings")
+        let warned = Set(findings.filter { $0["severity"] as? String == "warning" && $0["accepted"] == nil }
+            .map { "\(($0["variant"] as! String).split(separator: "/")[0]) \($0["rule"] as! String)" })
+        #expect(warnings.count == min(warned.count, 10) && errors.count + warnings.count == lines.count)
         // Built-in presets: their spec and token files are inside the tool, so no file=.
-        #expect(lines.allSatisfy { $0.hasPrefix("::error title=glyphaudit ") }, "\(lines)")
+        #expect(lines.allSatisfy { $0.hasPrefix("::error title=glyphaudit ") || $0.hasPrefix("::warning title=glyphaudit ") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("::error title=glyphaudit nontext-contrast%3A ") && $0.contains(" in swiftui-switch::") }, "\(lines)")
     }
 
