@@ -86,6 +86,8 @@ public struct NonTextContrastRule: AuditRule {
         // depends on the size (a size without a border has no ring), so each size is measured, and
         // the sizes that measure the same are reported together.
         let groups = input.groups { v in [v.preset, v.theme, v.state.rawValue] }
+        // The same colours on the same background (other sizes, states, themes) suggest the same colour.
+        var suggestions: [String: ColorFix?] = [:]
         for group in groups {
             let item = input.items[group[0]]
             let spec = item.spec, v = item.variant
@@ -95,7 +97,7 @@ public struct NonTextContrastRule: AuditRule {
                 let variants = bySize.map { input.items[$0].variant }
                 let size = spec.size(named: variants[0].size)
                 for part in Self.parts(spec, size: size, theme: theme, state: v.state) {
-                    for f in authoredFinding(input, spec, theme, v.state, part, variants, required) {
+                    for f in authoredFinding(input, spec, theme, v.state, part, variants, required, &suggestions) {
                         if let k = merged.firstIndex(where: { Self.sameMeasurement($0.finding, f) }) {
                             merged[k].variants += variants
                             merged[k].finding.variant = VariantGroupID.id(merged[k].variants)
@@ -178,7 +180,7 @@ public struct NonTextContrastRule: AuditRule {
     }
 
     func authoredFinding(_ input: AuditInput, _ spec: Spec, _ theme: ThemeSpec, _ state: ControlState, _ part: Part,
-                         _ variants: [Variant], _ required: Double) -> [Finding] {
+                         _ variants: [Variant], _ required: Double, _ suggestions: inout [String: ColorFix?]) -> [Finding] {
         var ratio = contrastRatio(part.foregroundSeen, part.background)
         var role = part.role
         // "on #FFFFFF" for the surface, "on fill #E00800" for anything else.
@@ -219,7 +221,11 @@ public struct NonTextContrastRule: AuditRule {
                               picture: .swatch(foreground: fg, background: part.background, ratio: ratio, required: required))
         if ratio < required {
             let name = role == part.role ? part.name : (part.alternative?.name ?? part.name)
-            finding.suggestion = ColorFix(part: name, foreground: authored, background: part.background, required: required, location: location)
+            let key = [name, authored.hex, part.background.hex, "\(required)", location.token ?? "", location.keyPath ?? ""].joined(separator: "\u{0}")
+            if suggestions[key] == nil {
+                suggestions[key] = ColorFix(part: name, foreground: authored, background: part.background, required: required, location: location)
+            }
+            finding.suggestion = suggestions[key] ?? nil
         }
         return [finding]
     }

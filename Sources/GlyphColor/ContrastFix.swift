@@ -178,7 +178,8 @@ public struct ContrastSuggestion: Sendable, Equatable {
             guard candidate(end).ratio >= target else { continue }
             var near = start.L, far = end
             // Bisection: `far` always reaches, `near` does not (or is the start).
-            for _ in 0..<40 {
+            // 24 halvings of at most 1 in lightness: within 6e-8, far below one 8-bit step.
+            for _ in 0..<24 {
                 let mid = (near + far) / 2
                 if candidate(mid).ratio >= target { far = mid } else { near = mid }
             }
