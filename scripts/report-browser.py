@@ -333,32 +333,22 @@ def tabs(index, width=1400, limit=20000):
     result = {}
     try:
         b.open_page()
+        def presses(done):
+            """Tab until `done(focus)` holds (or `limit` presses): how many it took."""
+            n = 0
+            while n < limit:
+                b.tab()
+                n += 1
+                if done(b.evaluate(FOCUS)):
+                    break
+            return n
         b.load(file_url(index), width)
-        n = 0
-        while n < limit:
-            b.tab()
-            n += 1
-            if b.evaluate(FOCUS)["inFindings"]:
-                break
-        result["straight"] = n
+        result["straight"] = presses(lambda f: f["inFindings"])
         b.load(file_url(index), width)
-        n = 0
-        while n < limit:
-            b.tab()
-            n += 1
-            f = b.evaluate(FOCUS)
-            if f["href"] == "#findings" or f["inFindings"]:
-                break
-        result["toSkipLink"] = n
+        result["toSkipLink"] = presses(lambda f: f["href"] == "#findings" or f["inFindings"])
         if b.evaluate(FOCUS)["href"] == "#findings":
             b.key("Enter", keycode=13)
-            m = 0
-            while m < limit:
-                b.tab()
-                m += 1
-                if b.evaluate(FOCUS)["inFindings"]:
-                    break
-            result["afterEnter"] = m
+            result["afterEnter"] = presses(lambda f: f["inFindings"])
     finally:
         b.close()
     print(json.dumps(result))

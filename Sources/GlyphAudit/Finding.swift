@@ -242,19 +242,18 @@ public struct ColorFix: Sendable, Equatable, Codable {
         if coverage < 1 { self.coverage = coverage }
     }
 
-    /// The suggestion as `audit --json` writes it (the same keys as its `Codable` form).
+    /// The suggestion as `audit --json` writes it: its `Codable` form.
     public var jsonObject: [String: Any] {
-        var o: [String: Any] = ["part": part, "from": from, "to": to, "background": background, "ratio": ratio, "required": required]
-        if let token { o["token"] = token }
-        if let keyPath { o["keyPath"] = keyPath }
-        if let coverage { o["coverage"] = coverage }
-        return o
+        (try? JSONEncoder().encode(self)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
     }
+
+    /// "3.06:1", or "3.06:1 at its best pixel" for a rendered part.
+    public var ratioText: String { Format.ratio(ratio) + (coverage != nil ? " at its best pixel" : "") }
 
     /// "use #949494 (3.05:1)", or with a token "set {color.track.off} to #949494 (3.05:1)".
     public var text: String {
         let what = token.map { "set \($0) to \(to)" } ?? "use \(to)"
-        return "\(what) (\(Format.ratio(ratio))\(coverage != nil ? " at its best pixel" : ""))"
+        return "\(what) (\(ratioText))"
     }
 }
 

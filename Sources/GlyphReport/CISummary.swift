@@ -63,7 +63,7 @@ extension RunReport {
     /// A suggested colour in summary.md: "set `{token}` to `#949394` (3.06:1)".
     static func markdown(_ fix: ColorFix) -> String {
         let what = fix.token.map { "set \(MarkdownText.code($0)) to \(MarkdownText.code(fix.to))" } ?? "use \(MarkdownText.code(fix.to))"
-        return "\(what) (\(Format.ratio(fix.ratio))\(fix.coverage != nil ? " at its best pixel" : ""))"
+        return "\(what) (\(fix.ratioText))"
     }
 
     static func clip(_ s: String, _ limit: Int = messageLimit) -> String {

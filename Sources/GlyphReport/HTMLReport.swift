@@ -141,9 +141,8 @@ struct HTMLPage {
                 + "<span><code>\(color)</code> \(caption)</span>"
         }
         let what = fix.token.map { "Set \($0) to" } ?? "Use"
-        let pixel = fix.coverage != nil ? " at its best pixel" : ""
         return "<p class=\"suggestion\"><strong>Fix:</strong> \(what) <code>\(fix.to)</code> for the \(fix.part) "
-            + "(\(Format.ratio(fix.ratio))\(pixel) on <code>\(fix.background)</code>).</p>\n"
+            + "(\(fix.ratioText) on <code>\(fix.background)</code>).</p>\n"
             + "<p class=\"swatches\" aria-label=\"The \(fix.part) as written and as suggested, on \(fix.background)\">"
             + swatch(fix.from, "now") + " → " + swatch(fix.to, "suggested") + "</p>\n"
     }

@@ -174,11 +174,8 @@ enum CheckCommand {
         let shown = report.results.filter { r in verbose || r.action == nil || r.writeError != nil }
         if verbose { return shown.compactMap { describe($0) } }
         // Failures and stale baselines are capped each on their own, so neither hides the other.
-        func capped(_ lines: [String]) -> [String] {
-            lines.count <= listLimit ? lines : Array(lines.prefix(listLimit)) + ["… and \(lines.count - listLimit) more (\(see))"]
-        }
-        return capped(shown.filter { $0.status != .stale }.compactMap { describe($0) })
-            + capped(shown.filter { $0.status == .stale }.compactMap { describe($0) })
+        return capped(shown.filter { $0.status != .stale }.compactMap { describe($0) }, limit: listLimit, indent: "", note: see)
+            + capped(shown.filter { $0.status == .stale }.compactMap { describe($0) }, limit: listLimit, indent: "", note: see)
     }
 
     /// One paragraph for the writes of --record, --update and --prune: what was written, left

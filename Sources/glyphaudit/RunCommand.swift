@@ -171,16 +171,10 @@ enum RunCommand {
                          + (k.unreadable > 0 ? ", \(k.unreadable) unreadable" : ""))
             if let file = s.fingerprintWritten { lines.append("    wrote \(CheckCommand.displayPath(file))") }
             if let note = s.fingerprintNote { lines.append("    \(CheckCommand.displayPath(note))") }
-            let failures = s.results.filter(\.failed)
-            let shown = verbose ? failures : Array(failures.prefix(CheckCommand.listLimit))
-            for res in shown {
-                lines.append("    \(res.status.rawValue): \(res.id)")
-            }
-            if shown.count < failures.count {
-                let where_ = [ReportFormat.html, .json, .markdown, .junit, .sarif].first(where: formats.contains)
-                    .map { CheckCommand.displayPath(report.appendingPathComponent($0.fileName).path) }
-                lines.append("    … and \(failures.count - shown.count) more (see \(where_ ?? "--verbose"))")
-            }
+            let failures = s.results.filter(\.failed).map { "    \($0.status.rawValue): \($0.id)" }
+            let where_ = [ReportFormat.html, .json, .markdown, .junit, .sarif].first(where: formats.contains)
+                .map { CheckCommand.displayPath(report.appendingPathComponent($0.fileName).path) }
+            lines += verbose ? failures : capped(failures, limit: CheckCommand.listLimit, indent: "    ", note: "see \(where_ ?? "--verbose")")
         } else {
             lines.append("  snapshots: not checked")
         }

@@ -86,10 +86,11 @@ enum Console {
     }
 }
 
-/// At most `limit` lines of a long list, then "… and N more" for the rest.
-func capped(_ lines: [String], limit: Int, indent: String = "  ") -> [String] {
+/// At most `limit` lines of a long list, then "… and N more" for the rest, with `(note)` after it
+/// when given (where to see them all).
+func capped(_ lines: [String], limit: Int, indent: String = "  ", note: String? = nil) -> [String] {
     guard lines.count > limit else { return lines }
-    return Array(lines.prefix(limit)) + ["\(indent)… and \(lines.count - limit) more"]
+    return Array(lines.prefix(limit)) + ["\(indent)… and \(lines.count - limit) more" + (note.map { " (\($0))" } ?? "")]
 }
 
 func seconds(since start: DispatchTime) -> Double {
