@@ -31,6 +31,7 @@ enum Selection {
         if presets.isEmpty && files.isEmpty {
             for name in Presets.names { specs.append(try Presets.load(name)) }
         }
+        for spec in specs { for w in spec.warnings { Console.warning(w.description) } }
         return specs
     }
 
@@ -79,6 +80,11 @@ enum Console {
 
     static func info(_ s: String) {
         if !quiet { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+    }
+
+    /// A warning about the input: always shown (also with --quiet), on stderr.
+    static func warning(_ s: String) {
+        FileHandle.standardError.write(Data(("glyphaudit: warning: " + s + "\n").utf8))
     }
 
     static func error(_ s: String) {

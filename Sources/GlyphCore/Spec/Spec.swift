@@ -200,6 +200,9 @@ public struct Spec: Sendable {
     public var tokenFile: String?
     /// Line numbers of key paths in the spec file (`themes.default.border` → 42), for reports.
     public var lines: [String: Int]
+    /// What loading it noticed but did not refuse (a `$deprecated` token, an image scale made from
+    /// another), each located like an error; the tool prints them as warnings.
+    public var warnings: [InputError] = []
 
     public func appearance(_ state: ControlState) -> StateAppearance {
         appearance[state] ?? .default(state)

@@ -236,7 +236,7 @@ private struct SpecParser {
                     glyphTextStyle: glyphTextStyle, glyphScales: glyphScales, frame: frame, hitArea: hitArea,
                     targetSpacing: targetSpacing, label: label, states: states, appearance: appearance, images: images,
                     themes: themes, scales: scales, dynamicTypeSizes: dts, sourceFile: source.displayName(path),
-                    tokenFile: tokenFile, lines: r.lines)
+                    tokenFile: tokenFile, lines: r.lines, warnings: r.warnings)
     }
 
     mutating func parseSizes(_ node: JSONNode, control: ControlKind, imageBased: Bool) throws(InputError) -> [SizeSpec] {

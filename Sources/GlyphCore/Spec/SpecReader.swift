@@ -6,6 +6,8 @@ package struct SpecReader {
     package let file: String
     var tokens: TokenSet?
     var lines: [String: Int] = [:]
+    /// Warnings found while reading (see `Spec.warnings`).
+    package var warnings: [InputError] = []
 
     package init(file: String, tokens: TokenSet? = nil) {
         self.file = file
@@ -14,6 +16,12 @@ package struct SpecReader {
 
     package func error(_ path: String, _ node: JSONNode?, _ message: String) -> InputError {
         InputError(file: file, keyPath: path, line: node?.line, column: node?.column, message: message)
+    }
+
+    /// Records a warning at a key (printed by the tool; the spec still loads).
+    package mutating func warn(_ path: String, _ node: JSONNode?, _ message: String) {
+        let w = error(path, node, message)
+        if !warnings.contains(w) { warnings.append(w) }
     }
 
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
