@@ -22,7 +22,8 @@ public struct DynamicTypeScalingRule: AuditRule {
     style has nothing to follow and is not checked. Switches: UISwitch and SwiftUI's switch keep their \
     size at every Dynamic Type size, and neither WCAG nor the HIG asks them to grow, so a switch that \
     declares no `glyph.textStyle` gets an info finding with the numbers, not an error; a switch that \
-    declares one is held to it like a checkbox.
+    declares one is held to it like a checkbox. An image switch (toggle icons) is not the platform's \
+    switch: it is held to its text like an image checkbox.
     """
     public let fix = """
     Size the glyph with the text: SF Symbols with `.imageScale` / `.font`, `@ScaledMetric` or \
@@ -52,7 +53,9 @@ public struct DynamicTypeScalingRule: AuditRule {
             } else {
                 continue
             }
-            let platformSwitch = spec.control == .switch && spec.glyphTextStyle == nil
+            // A drawn switch stands for the platform's; an image switch (toggle icons) is an image the
+            // app draws, held to its text like an image checkbox.
+            let platformSwitch = spec.control == .switch && spec.images == nil && spec.glyphTextStyle == nil
             // The glyph's height at each size (the same in every theme, state and scale).
             var height: [DynamicTypeSize: Double] = [:]
             for i in group { height[input.items[i].variant.dynamicType] = input.items[i].layout.glyph.height }
@@ -70,7 +73,7 @@ public struct DynamicTypeScalingRule: AuditRule {
             let variants = group.map { input.items[$0].variant }.filter { sizes.contains($0.dynamicType) }
             let heights = sizes.map { height[$0]! }
             let worst = drift.max { abs(log($0.1)) < abs(log($1.1)) }!
-            let glyphWord = spec.control == .switch ? "track" : "glyph"
+            let glyphWord = spec.control == .switch && spec.images == nil ? "track" : "glyph"
             let glyphDesc = Set(heights + [atLarge]).count == 1
                 ? "stays \(Format.points(atLarge)) pt"
                 : "is \(Format.points(atLarge)) pt at L and \(Format.points(height[worst.0]!)) pt at \(worst.0.short)"

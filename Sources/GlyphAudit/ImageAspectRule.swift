@@ -18,7 +18,7 @@ public struct ImageAspectRule: AuditRule {
     public let reference = "The RVS_Checkbox seed's \"images fit the full bounds without distortion\" (no WCAG criterion; a distorted mark is harder to recognise)"
     public let defaultSeverity = Severity.error
     public let checks = """
-    For image checkboxes, at every Dynamic Type size and display scale: the aspect ratio (width / \
+    For image checkboxes and image switches, at every Dynamic Type size and display scale: the aspect ratio (width / \
     height) of the ink of each state's image as drawn — the bounding box of the image's coverage, \
     the image drawn alone on transparency, to a fraction of a pixel at its edges — against the aspect \
     ratio of the ink of the SVG rendered alone at 512 px. A pixel's rounding is allowed at the scale \

@@ -18,8 +18,8 @@ public struct NonTextContrastRule: AuditRule {
     From the authored colours of each theme and state (translucent colours composited over what lies \
     under them, ratios never rounded): the box's boundary against the surface (the ring when it is \
     hollow; the ring or the fill, whichever is stronger, when it is filled), the mark (tick, dash) \
-    against the fill or surface around it, a template image's tint against the surface, the switch's \
-    off and on track against the surface, and the knob against the track. A theme named `disabled` \
+    against the fill or surface around it, a template image's tint against the surface (image \
+    checkboxes and image switches alike), the switch's off and on track against the surface, and the knob against the track. A theme named `disabled` \
     (or `disabled-…`) is exempt (1.4.11 exempts inactive components): its ratios are reported as info. \
     Also from the rendered pixels: when a ring, mark or image reaches the ratio as authored but no \
     pixel of it does at some display scale (a stroke thinner than a pixel is blended with the surface), \
@@ -127,6 +127,15 @@ public struct NonTextContrastRule: AuditRule {
         let surface = seen(surfaceAuthored, over: .white)
         let surfaceName = "surface"
         var parts: [Part] = []
+        // An image checkbox or image switch (toggle icons): the template tint against the surface
+        // (original-colour images are measured on their pixels).
+        if let images = spec.images {
+            if images.template, let tint = color(.tint) {
+                parts.append(Part(subject: "image (tint)", name: "image tint", foreground: tint, foregroundSeen: seen(tint, over: surface),
+                                  background: surface, backgroundName: surfaceName, role: .tint))
+            }
+            return parts
+        }
         if spec.control == .switch {
             let trackRole: ColorRole = state == .on ? .trackOn : .trackOff
             let trackName = state == .on ? "on track" : "off track"
@@ -142,13 +151,6 @@ public struct NonTextContrastRule: AuditRule {
                     parts.append(Part(subject: "knob on \(trackName)", name: "knob", foreground: knob, foregroundSeen: seen(knob, over: trackSeen),
                                       background: trackSeen, backgroundName: trackName, role: .knob))
                 }
-            }
-            return parts
-        }
-        if let images = spec.images {
-            if images.template, let tint = color(.tint) {
-                parts.append(Part(subject: "image (tint)", name: "image tint", foreground: tint, foregroundSeen: seen(tint, over: surface),
-                                  background: surface, backgroundName: surfaceName, role: .tint))
             }
             return parts
         }
@@ -247,7 +249,8 @@ public struct NonTextContrastRule: AuditRule {
 
     static func pixelParts(_ item: PlannedVariant, theme: ThemeSpec, required: Double) -> [PixelPart] {
         let spec = item.spec, layout = item.layout, state = item.variant.state
-        guard spec.control == .checkbox else { return [] }
+        // A drawn switch's parts are filled areas, never thinner than a pixel; an image switch's tint is measured.
+        guard spec.control == .checkbox || spec.images != nil else { return [] }
         var out: [PixelPart] = []
         for part in parts(spec, size: spec.size(named: item.variant.size), theme: theme, state: state) {
             let ratio = contrastRatio(part.foregroundSeen, part.background)

@@ -175,6 +175,7 @@ public struct StateShapeRule: AuditRule {
         var message = "\(subject) (\(what)): "
         if identical {
             message += "both states draw the same pixels, so nothing tells them apart in any view (0 pt² changes, \(needs))"
+            if spec.control == .switch, spec.images != nil { message += "; the on and off images of this switch look the same" }
         } else if failing.allSatisfy({ raw[$0] == 0 }) {
             if passing.isEmpty && change.sameColours {
                 message += "both states draw the same shape in the same colours (their pictures differ in anti-aliasing only), "
@@ -182,6 +183,10 @@ public struct StateShapeRule: AuditRule {
             } else if passing.isEmpty {
                 message += "only the colours change: each colour of one state is drawn in one colour of the other, so no "
                     + "region appears, disappears or moves in any view (0 pt² changes, \(needs))"
+                if spec.control == .switch, spec.images != nil {
+                    message += "; the on and off images of a switch must differ in shape (e.g. the knob at the other end), "
+                        + "not in colour only"
+                }
             } else {
                 let best = passing.max { areas[$0] < areas[$1] }!
                 message += "what changes (\(shown(areas[best])) in \(passing.map { views[$0].rawValue }.joined(separator: ", "))) "

@@ -34,14 +34,14 @@ public struct Layout: Sendable {
     public var canvas: Rect
     /// The control's frame (fixed, or hugging the glyph).
     public var frame: Rect
-    /// The glyph's box: the checkbox box, the switch track, or the image box.
+    /// The glyph's box: the checkbox box, the switch track, or the image box (image checkbox or switch).
     public var glyph: Rect
-    /// The rect an image is drawn into (image checkboxes): aspect-fit and centred in the glyph box,
+    /// The rect an image is drawn into (image checkboxes and switches): aspect-fit and centred in the glyph box,
     /// or the whole glyph box with `contentMode` `scaleToFill` (the image is stretched to it).
     public var image: Rect?
     /// The square the tick or dash is drawn in.
     public var mark: Rect?
-    /// The switch knob.
+    /// The switch knob (a drawn switch; an image switch has none).
     public var knob: Rect?
     public var label: LabelLayout?
     public var hitArea: Rect
@@ -69,14 +69,16 @@ public struct Layout: Sendable {
         let k = spec.glyphScales ? (spec.glyphTextStyle ?? .body).scale(v.dynamicType) : 1
         glyphScale = k
 
-        // Glyph box size.
+        // Glyph box size: a switch's track, or an image switch's image box (`size` square, or
+        // `width` × `height`), both kept as the size's track; a checkbox's box or image box.
         let glyphSize: (w: Double, h: Double)
         if spec.control == .switch {
             glyphSize = (size.trackWidth * k, size.trackHeight * k)
         } else {
             glyphSize = (size.size * k, size.size * k)
         }
-        cornerRadius = (spec.control == .switch ? size.trackHeight / 2 : size.cornerRadius) * k
+        let drawnSwitch = spec.control == .switch && spec.images == nil
+        cornerRadius = (drawnSwitch ? size.trackHeight / 2 : size.cornerRadius) * k
         borderWidth = size.borderWidth * k
         markWeight = size.markWeight * k
 
@@ -155,9 +157,12 @@ public struct Layout: Sendable {
         if let images = spec.images {
             switch images.contentMode {
             case .aspectFit:
+                // As wide as the box when the image is wider than the box (in aspect), else as tall;
+                // the box is square except for an image switch's `width` × `height`.
                 let a = images.image(for: v.state).aspectRatio
-                let w = a >= 1 ? glyph.width : glyph.width * a
-                let h = a >= 1 ? glyph.height / a : glyph.height
+                let wider = a >= glyph.width / glyph.height
+                let w = wider ? glyph.width : glyph.height * a
+                let h = wider ? glyph.width / a : glyph.height
                 image = glyph.centred(width: w, height: h)
             case .scaleToFill:
                 image = glyph
@@ -171,7 +176,7 @@ public struct Layout: Sendable {
             mark = nil
         }
 
-        if spec.control == .switch {
+        if drawnSwitch {
             let d = size.knobDiameter * k
             let inset = size.knobInset * k
             let on = v.state == .on
@@ -220,7 +225,13 @@ public struct Layout: Sendable {
             if frame > glyph, case .fixed = spec.frame {
                 return ("frame.\(wide ? "width" : "height")", "the frame is \(pt(frame)) \(wide ? "wide" : "tall") (lower it or the scales)")
             }
-            let key = spec.control == .switch ? (wide ? "trackWidth" : "trackHeight") : "size"
+            let key: String
+            if spec.control == .switch, spec.images != nil {
+                // An image switch's box: `size`, or the `width` / `height` it was given.
+                key = spec.lines["\(p).size"] != nil ? "size" : (wide ? "width" : "height")
+            } else {
+                key = spec.control == .switch ? (wide ? "trackWidth" : "trackHeight") : "size"
+            }
             return ("\(p).\(key)", "the glyph is \(pt(glyph)) \(wide ? "wide" : "tall") \(at)\(grows) (lower \(p).\(key) or the scales)")
         }
         let l = spec.label!

@@ -56,6 +56,7 @@ public struct SizeSpec: Sendable, Equatable {
     public var markSize: Double
     /// Stroke width of the tick or dash.
     public var markWeight: Double
+    /// A switch's track; for an image switch, its image box (`size` × `size`, or `width` × `height`).
     public var trackWidth: Double
     public var trackHeight: Double
     public var knobDiameter: Double

@@ -119,7 +119,13 @@ private struct SpecParser {
 
         var images: ImageSetSpec?
         if let i = top["images"] {
-            guard control == .checkbox else { throw r.error("images", i, "images are for checkboxes only") }
+            if control == .switch, case let .object(members) = i.value {
+                // An image switch (toggle icons) has two states, off and on: nothing draws a third.
+                for (key, value) in members where Self.checkboxOnlyImageKeys.contains(key) {
+                    throw r.error("images.\(key)", value, "\"\(key)\" is for a three-state image checkbox; a switch has the states "
+                                  + "off and on and takes images.off and images.on only")
+                }
+            }
             images = try parseImages(i)
         }
 
@@ -239,6 +245,9 @@ private struct SpecParser {
                     tokenFile: tokenFile, lines: r.lines, warnings: r.warnings)
     }
 
+    /// The `images` keys of a three-state image checkbox, refused for an image switch.
+    static let checkboxOnlyImageKeys = ["clear", "threeState", "useOffImageForClear"]
+
     mutating func parseSizes(_ node: JSONNode, control: ControlKind, imageBased: Bool) throws(InputError) -> [SizeSpec] {
         var sizes: [SizeSpec] = []
         let entries = try r.map(node, "sizes")
@@ -251,7 +260,26 @@ private struct SpecParser {
                 if let def { return def }
                 throw r.error(p, n, "missing required key \"\(k)\"")
             }
-            if control == .switch {
+            if control == .switch, imageBased {
+                // An image switch (toggle icons): the image's box, `size` square as for an image
+                // checkbox, or `width` × `height` for a wide toggle image. No track or knob.
+                let m = try r.object(n, p, allowed: ["size", "width", "height"])
+                let w: Double, h: Double
+                if let s = m["size"] {
+                    if let extra = ["width", "height"].first(where: { m[$0] != nil }) {
+                        throw r.error("\(p).\(extra)", m[extra], "give either \"size\" (a square image box) or \"width\" and \"height\", not both")
+                    }
+                    w = try r.length(s, "\(p).size", min: 1, max: 1000)
+                    h = w
+                } else if m["width"] != nil || m["height"] != nil {
+                    w = try len(m, "width", nil, min: 1)
+                    h = try len(m, "height", nil, min: 1)
+                } else {
+                    throw r.error(p, n, "missing required key \"size\" (the image box of an image switch; or \"width\" and \"height\")")
+                }
+                sizes.append(SizeSpec(name: name, size: h, cornerRadius: 0, borderWidth: 0, markSize: 0, markWeight: 0,
+                                      trackWidth: w, trackHeight: h, knobDiameter: 0, knobInset: 0))
+            } else if control == .switch {
                 let m = try r.object(n, p, allowed: ["trackWidth", "trackHeight", "knobDiameter", "knobInset", "borderWidth"])
                 let tw = try len(m, "trackWidth", nil, min: 1)
                 let th = try len(m, "trackHeight", nil, min: 1)
@@ -325,8 +353,8 @@ private struct SpecParser {
     mutating func parseThemes(_ node: JSONNode, control: ControlKind, states: [ControlState], label: Bool,
                               images: ImageSetSpec?, appearance: [ControlState: StateAppearance],
                               sizes: [SizeSpec]) throws(InputError) -> [ThemeSpec] {
-        // A switch track with a ring needs its colour (drawn in every state).
-        let ringedTrack = control == .switch ? sizes.first { $0.borderWidth > 0 } : nil
+        // A switch track with a ring needs its colour (drawn in every state); an image switch has no track.
+        let ringedTrack = control == .switch && images == nil ? sizes.first { $0.borderWidth > 0 } : nil
         var themes: [ThemeSpec] = []
         let entries = try r.map(node, "themes")
         if entries.isEmpty { throw r.error("themes", node, "no themes; give at least \"default\"") }
@@ -365,11 +393,12 @@ private struct SpecParser {
             // Every colour the states need must be there.
             var needed: Set<ColorRole> = label ? [.label] : []
             for st in states {
-                if control == .switch {
+                if let images {
+                    // An image checkbox or image switch: the tint of template images, nothing else.
+                    if images.template { needed.insert(.tint) }
+                } else if control == .switch {
                     needed.formUnion([.knob, st == .on ? .trackOn : .trackOff])
                     if ringedTrack != nil { needed.insert(.border) }
-                } else if let images {
-                    if images.template { needed.insert(.tint) }
                 } else {
                     let a = appearance[st] ?? .default(st)
                     if a.ring { needed.insert(.border) }
