@@ -70,6 +70,27 @@ public enum SchemaValidation {
         return Outcome(valid: r.status == 0, output: r.output)
     }
 
+    /// Validates a JSON document against a JSON schema with the validator its `$schema` names
+    /// (`jsonschema.validators.validator_for`: draft 2020-12 for docs/spec.schema.json).
+    public static func validateJSON(_ data: Data, schema: URL) throws -> Outcome {
+        guard let python = jsonschemaPython else { throw ValidationUnavailable(reason: "python3 with the jsonschema module is not installed") }
+        let file = try temporary("document.json", data)
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let script = """
+        import json, sys, jsonschema
+        schema = json.load(open(sys.argv[1]))
+        document = json.load(open(sys.argv[2]))
+        cls = jsonschema.validators.validator_for(schema)
+        cls.check_schema(schema)
+        errors = sorted(cls(schema).iter_errors(document), key=lambda e: list(map(str, e.path)))
+        for e in errors:
+            print("/".join(map(str, e.path)) + ": " + e.message[:300])
+        sys.exit(1 if errors else 0)
+        """
+        let r = try run(python, ["-c", script, schema.path, file.path])
+        return Outcome(valid: r.status == 0, output: r.output)
+    }
+
     public struct ValidationUnavailable: Error, CustomStringConvertible {
         public var reason: String
         public var description: String { reason }
