@@ -186,7 +186,10 @@ int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t **rgba, uint32
     png_uint_32 h = png_get_image_height(png, info);
     int color_type = png_get_color_type(png, info);
     int bit_depth = png_get_bit_depth(png, info);
-    if (bit_depth == 16) png_set_strip_16(png);
+    /* 16-bit channels to 8 bits rounded to nearest, v * 255 / 65535 (libpng's scale_16), not the
+       high byte (strip_16 truncates: 0x80FF would read as 0x80 instead of 0x81). tRNS is matched
+       against the 16-bit value before scaling (libpng expands it first). */
+    if (bit_depth == 16) png_set_scale_16(png);
     if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
     if (png_get_valid(png, info, PNG_INFO_tRNS)) png_set_tRNS_to_alpha(png);

@@ -3,12 +3,16 @@ import GlyphAudit
 import GlyphRaster
 import GlyphCore
 
-/// Reads spec images as SVG with librsvg.
+/// Reads spec images: SVG with librsvg, PNG with libpng.
 public struct SVGReader: VectorImageReader {
     public init() {}
 
     public func read(data: Data, name: String, base: URL?) throws(InputError) -> any VectorImage {
         try SVGDocument(data: data, name: name, base: base)
+    }
+
+    public func readPNG(data: Data, name: String, scale: Int) throws(InputError) -> any VectorImage {
+        try PNGImage(data: data, name: name, scale: scale)
     }
 }
 
@@ -62,8 +66,9 @@ public struct CairoDrawing: AuditDrawing {
         Renderer.raster(item.layout, spec: item.spec, parts: parts)
     }
 
+    /// The image alone (its most detailed file, of the light appearance), fitted to the canvas.
     public func raster(image: any VectorImage, width: Int, height: Int) -> Raster {
-        Renderer.raster(svg: SVGDocument.of(image), width: width, height: height)
+        Renderer.raster(image: CairoImages.of(image.drawn(scale: Int.max, dark: false)), width: width, height: height)
     }
 
     public var text: any TextMeasuring { PangoMeasurer() }

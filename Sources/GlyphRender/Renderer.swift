@@ -22,7 +22,7 @@ public enum Renderer {
         let cr = cairo_create(surface)!
         let s = Double(layout.variant.scale)
         cairo_scale(cr, s, s)
-        draw(cr, layout: layout, spec: spec, parts: parts)
+        draw(cr, layout: layout, spec: spec, parts: parts, imageScale: layout.variant.scale)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         return rasterFromSurface(surface, width: w, height: h)
@@ -31,10 +31,15 @@ public enum Renderer {
     /// Renders an SVG document alone onto a transparent `width` × `height` px canvas, fitted to it
     /// as librsvg fits a document into a viewport.
     public static func raster(svg: SVGDocument, width: Int, height: Int) -> Raster {
+        raster(image: svg, width: width, height: height)
+    }
+
+    /// Renders an image file (SVG or PNG) alone onto a transparent canvas, fitted to it keeping its aspect.
+    static func raster(image: any CairoImage, width: Int, height: Int) -> Raster {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
         defer { cairo_surface_destroy(surface) }
         let cr = cairo_create(surface)!
-        svg.draw(cr, x: 0, y: 0, width: Double(width), height: Double(height))
+        image.draw(cr, x: 0, y: 0, width: Double(width), height: Double(height))
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         return rasterFromSurface(surface, width: width, height: height)
@@ -62,7 +67,8 @@ public enum Renderer {
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, layout.variant.id)
         }
         let cr = cairo_create(surface)!
-        draw(cr, layout: layout, spec: spec, parts: parts)
+        // An image with a file per scale draws its most detailed one.
+        draw(cr, layout: layout, spec: spec, parts: parts, imageScale: Int.max)
         cairo_destroy(cr)
         cairo_surface_finish(surface)
         cairo_surface_destroy(surface)
@@ -100,8 +106,9 @@ public enum Renderer {
         cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
     }
 
-    /// Draws the variant in points onto any cairo context.
-    static func draw(_ cr: OpaquePointer, layout: Layout, spec: Spec, parts: RenderParts) {
+    /// Draws the variant in points onto any cairo context; an image with a file per display scale
+    /// draws the one for `imageScale` (and, in a dark theme, its dark one).
+    static func draw(_ cr: OpaquePointer, layout: Layout, spec: Spec, parts: RenderParts, imageScale: Int) {
         let v = layout.variant
         guard let theme = spec.theme(named: v.theme) else { return }
         func color(_ role: ColorRole) -> RGBA? { theme.color(role, state: v.state)?.rgba }
@@ -114,7 +121,8 @@ public enum Renderer {
 
         if parts.contains(.glyph) {
             if let images = spec.images, let rect = layout.image {
-                drawImage(cr, SVGDocument.of(images.image(for: v.state)), rect: rect, tint: images.template ? color(.tint) : nil,
+                let image = images.image(for: v.state).drawn(scale: imageScale, dark: theme.isDark)
+                drawImage(cr, CairoImages.of(image), rect: rect, tint: images.template ? color(.tint) : nil,
                           opacity: theme.imageOpacity, stretch: images.contentMode == .scaleToFill)
             } else if spec.control == .switch {
                 drawSwitch(cr, layout: layout, track: color(v.state == .on ? .trackOn : .trackOff),
@@ -217,7 +225,7 @@ public enum Renderer {
 
     /// Draws an image into `rect`: fitted as librsvg fits a document into a viewport, or with
     /// `stretch` scaled to fill the rect on each axis independently (`scaleToFill`).
-    static func drawImage(_ cr: OpaquePointer, _ doc: SVGDocument, rect: Rect, tint: RGBA?, opacity: Double, stretch: Bool = false) {
+    static func drawImage(_ cr: OpaquePointer, _ doc: any CairoImage, rect: Rect, tint: RGBA?, opacity: Double, stretch: Bool = false) {
         if doc.isEmpty { return }
         func draw() {
             if stretch {

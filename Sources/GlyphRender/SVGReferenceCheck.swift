@@ -101,41 +101,10 @@ public enum SVGReferenceCheck {
             return r
         }
 
-        /// Where `parts` below the folder `base` lead on disk: from the folder down, each part looked
-        /// at with lstat(2) and a symbolic link resolved with realpath(3); at the first part that does
-        /// not exist the rest is as written (`exists` false), and once a link leads out of
-        /// `realConfine` nothing past it is looked at. Nil after 40 links (the kernel's ELOOP limit).
+        /// Where `parts` below the folder `base` lead on disk (`ConfinedPath.walk`, the walk the spec
+        /// loader confines images with); nil after 40 links.
         mutating func walk(_ base: [UInt8], _ parts: [ArraySlice<UInt8>], realConfine: [UInt8]) -> (path: [UInt8], exists: Bool)? {
-            var current = real(base)
-            var links = 0
-            func rest(_ from: Int) -> [UInt8] {
-                var out = current
-                for part in parts[from...] { out += [Byte.slash] + part }
-                return out
-            }
-            for k in parts.indices {
-                let candidate = (current == [Byte.slash] ? [] : current) + [Byte.slash] + parts[k]
-                var info = stat()
-                let found = (candidate + [0]).withUnsafeBufferPointer { p in
-                    p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { lstat($0, &info) }
-                }
-                guard found == 0 else { return (rest(k), false) }
-                guard info.st_mode & S_IFMT == S_IFLNK else {
-                    current = candidate
-                    continue
-                }
-                links += 1
-                guard links <= 40 else { return nil }
-                let resolved = (candidate + [0]).withUnsafeBufferPointer { p in
-                    p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { realpath($0, nil) }
-                }
-                guard let resolved else { return (rest(k), false) } // a link to nothing
-                defer { free(resolved) }
-                current = Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self),
-                                                    count: strlen(resolved)))
-                if current != realConfine, !Path.inside(current, realConfine) { return (rest(k + 1), true) }
-            }
-            return (current, true)
+            ConfinedPath.walk(realBase: real(base), parts, realConfine: realConfine)
         }
 
         mutating func checkSVG(_ bytes: [UInt8], scope: [Scope], depth: Int) throws(Refusal) {
@@ -409,70 +378,8 @@ extension SVGReferenceCheck {
         }
     }
 
-    enum Path {
-        /// `/a/./b//c/../d` → `/a/b/d` (no symbolic link is looked at).
-        static func lexical(_ path: [UInt8]) -> [UInt8] {
-            var parts: [ArraySlice<UInt8>] = []
-            for s in path.split(separator: Byte.slash) {
-                if s.count == 1 && s.first == Byte.dot { continue }
-                if s.count == 2 && s.first == Byte.dot && s.last == Byte.dot { _ = parts.popLast(); continue }
-                parts.append(s)
-            }
-            var out: [UInt8] = []
-            for p in parts { out += [Byte.slash] + p }
-            return out.isEmpty ? [Byte.slash] : out
-        }
-
-        /// The folder of a lexical absolute path.
-        static func parent(_ path: [UInt8]) -> [UInt8] {
-            guard let k = path.lastIndex(of: Byte.slash), k > 0 else { return [Byte.slash] }
-            return Array(path[..<k])
-        }
-
-        /// Whether `path` is below `folder` (bytes, not Unicode-equivalent text).
-        static func inside(_ path: [UInt8], _ folder: [UInt8]) -> Bool {
-            if folder == [Byte.slash] { return path.count > 1 && path.first == Byte.slash }
-            return path.count > folder.count + 1 && path.starts(with: folder) && path[folder.count] == Byte.slash
-        }
-
-        /// Whether a relative path has a `..` segment.
-        static func climbs(_ path: [UInt8]) -> Bool {
-            path.split(separator: Byte.slash, omittingEmptySubsequences: false)
-                .contains { $0.count == 2 && $0.first == Byte.dot && $0.last == Byte.dot }
-        }
-
-        /// `path` with every symbolic link resolved: the longest part that exists, through realpath(3),
-        /// and the rest as written.
-        static func real(_ path: [UInt8]) -> [UInt8] {
-            var head = path
-            while head.count > 1 && head.last == Byte.slash { head.removeLast() }
-            var tail: [ArraySlice<UInt8>] = []
-            while !head.isEmpty {
-                let resolved = (head + [0]).withUnsafeBufferPointer { p in
-                    p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { realpath($0, nil) }
-                }
-                if let resolved {
-                    defer { free(resolved) }
-                    var out = Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self),
-                                                        count: strlen(resolved)))
-                    for part in tail.reversed() {
-                        if out.last != Byte.slash { out.append(Byte.slash) }
-                        out += part
-                    }
-                    return out
-                }
-                guard let k = head.lastIndex(of: Byte.slash) else { break }
-                tail.append(head[(k + 1)...])
-                if k == 0 {
-                    if head.count == 1 { break }
-                    head = [Byte.slash]
-                } else {
-                    head = Array(head[..<k])
-                }
-            }
-            return path
-        }
-    }
+    /// Paths as bytes: shared with the spec loader's confinement of images (GlyphCore).
+    typealias Path = ConfinedPath
 
     /// A reference read as a URL parser (WHATWG, as librsvg's `url` crate) reads it.
     enum URLText {

@@ -21,7 +21,8 @@ int glyph_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int h
                      int compression_level, int filters, int strategy, glyph_buffer *out, char *error,
                      size_t error_size);
 
-/// Decodes any PNG (palette, grey, 16-bit, with or without tRNS) into straight RGBA8.
+/// Decodes any PNG (palette, grey, 16-bit, with or without tRNS, interlaced) into straight RGBA8;
+/// 16-bit channels are rounded to the nearest 8-bit value (v * 255 / 65535).
 /// Gamma chunks are ignored, so the bytes are what the file stores (as pngjs and Pillow read them).
 /// On success *rgba is malloc'd (free with glyph_free) and 0 is returned; on failure -1 and a message.
 int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t **rgba, uint32_t *width,

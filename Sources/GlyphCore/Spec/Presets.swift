@@ -14,6 +14,8 @@ public struct BuiltinSource: AssetSource {
         }
         return parts.joined(separator: "/")
     }
+    /// The built-in presets share `Assets/images`: the tool's own files, not confined to a folder.
+    public func escape(_ path: String, folders: [String]) -> PathEscape? { nil }
 }
 
 /// The four built-in presets, one per seed document.

@@ -126,11 +126,28 @@ public struct ThemeSpec: Sendable, Equatable {
     public var stateColors: [ControlState: [ColorRole: AuthoredColor]]
     /// Opacity applied to original-colour images (the disabled dimming); 1 = none.
     public var imageOpacity: Double
+    /// The system appearance the theme shows (`"appearance"`), nil when the spec does not say.
+    public var appearance: ThemeAppearance? = nil
 
     /// The colour of a role in a state: the state's override, else the theme's colour.
     public func color(_ role: ColorRole, state: ControlState) -> AuthoredColor? {
         stateColors[state]?[role] ?? colors[role]
     }
+
+    /// Whether the theme is a dark appearance (an image set's dark image is drawn in it): as its
+    /// `appearance` says; without one, when its surface is dark: its contrast against black is lower
+    /// than against white (relative luminance below about 0.18, `#767676`'s neighbourhood).
+    public var isDark: Bool {
+        if let appearance { return appearance == .dark }
+        guard let s = colors[.surface]?.rgba else { return false }
+        let opaque = RGBA(r: s.r, g: s.g, b: s.b)
+        return contrastRatio(opaque, .black) < contrastRatio(opaque, .white)
+    }
+}
+
+/// A theme's system appearance: which of an asset catalog image set's images it draws.
+public enum ThemeAppearance: String, Sendable, CaseIterable, Codable {
+    case light, dark
 }
 
 /// How an image fills its box, as UIImageView's `contentMode`.

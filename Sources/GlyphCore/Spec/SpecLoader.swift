@@ -15,6 +15,11 @@ public protocol AssetSource: Sendable {
     func displayName(_ path: String) -> String
     /// `relative` resolved against the folder of `from`.
     func resolve(_ relative: String, from: String) -> String
+    /// Whether `path` (resolved) is a folder.
+    func isFolder(_ path: String) -> Bool
+    /// Nil when `path` (resolved) lies inside one of `folders` (resolved), symbolic links followed
+    /// (`ConfinedPath.escape`); else why not. The default compares the paths as written.
+    func escape(_ path: String, folders: [String]) -> PathEscape?
 }
 
 extension AssetSource {
@@ -25,6 +30,13 @@ extension AssetSource {
                                     missing: false)
         }
         return data
+    }
+
+    public func isFolder(_ path: String) -> Bool { false }
+
+    public func escape(_ path: String, folders: [String]) -> PathEscape? {
+        let p = ConfinedPath.lexical(Array(path.utf8))
+        return folders.contains { ConfinedPath.inside(p, ConfinedPath.lexical(Array($0.utf8))) } ? nil : .outside
     }
 }
 
@@ -41,11 +53,18 @@ public struct FileSystemSource: AssetSource {
         return URL(fileURLWithPath: relative, relativeTo: URL(fileURLWithPath: from).deletingLastPathComponent())
             .standardizedFileURL.path
     }
+    public func isFolder(_ path: String) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+    }
+    public func escape(_ path: String, folders: [String]) -> PathEscape? {
+        ConfinedPath.escape(path, folders: folders)
+    }
 }
 
 extension Spec {
     static let topKeys = ["$schema", "name", "description", "control", "tokens", "shapes", "sizes", "glyph", "frame",
-                          "hitArea", "targetSpacing", "label", "states", "appearance", "images", "themes", "scales",
+                          "hitArea", "targetSpacing", "label", "states", "appearance", "images", "assets", "themes", "scales",
                           "dynamicTypeSizes"]
 
     /// Loads a spec file from disk (its tokens and images relative to it).
@@ -74,6 +93,8 @@ private struct SpecParser {
     let source: AssetSource
     let images: any VectorImageReader
     var r: SpecReader
+    /// The images' loader, kept for the checks that need the spec's scales and themes.
+    var imageLoader: ImageLoader?
 
     init(path: String, source: AssetSource, images: any VectorImageReader) {
         self.path = path
@@ -126,7 +147,9 @@ private struct SpecParser {
                                   + "off and on and takes images.off and images.on only")
                 }
             }
-            images = try parseImages(i)
+            images = try parseImages(i, roots: try parseAssetRoots(top["assets"]))
+        } else if let a = top["assets"] {
+            throw r.error("assets", a, "assets are folders images come from; this spec has no \"images\"")
         }
 
         let sizes = try parseSizes(top["sizes"]!, control: control, imageBased: images != nil)
@@ -222,6 +245,7 @@ private struct SpecParser {
             }
             if scales.isEmpty { throw r.error("scales", s, "the scale list is empty") }
         }
+        for w in imageLoader?.scaleWarnings(scales: scales, themes: themes) ?? [] { r.warn(w.key, w.node, w.message) }
         var dts = DynamicTypeSize.allCases
         if let d = top["dynamicTypeSizes"] {
             dts = []
@@ -320,30 +344,45 @@ private struct SpecParser {
             position: try m["position"].map { n throws(InputError) in try r.choice(n, "label.position", LabelPosition.self) } ?? .trailing)
     }
 
-    mutating func parseImages(_ node: JSONNode) throws(InputError) -> ImageSetSpec {
+    /// `assets`: a folder or a list of folders (relative to the spec) its images may come from too.
+    mutating func parseAssetRoots(_ node: JSONNode?) throws(InputError) -> [String] {
+        guard let node else { return [] }
+        var items: [(String, JSONNode)] = []
+        if case .array = node.value {
+            for (i, item) in try r.array(node, "assets").enumerated() { items.append(("assets[\(i)]", item)) }
+            if items.isEmpty { throw r.error("assets", node, "the list of asset folders is empty (leave out \"assets\" for none)") }
+        } else {
+            items = [("assets", node)]
+        }
+        var roots: [String] = []
+        for (key, item) in items {
+            let rel = try r.string(item, key)
+            let folder = source.resolve(rel, from: path)
+            guard source.isFolder(folder) else {
+                throw r.error(key, item, "no folder \(source.displayName(folder)) (asset roots are folders, relative to the spec)")
+            }
+            if !roots.contains(folder) { roots.append(folder) }
+        }
+        return roots
+    }
+
+    mutating func parseImages(_ node: JSONNode, roots: [String]) throws(InputError) -> ImageSetSpec {
         let m = try r.object(node, "images", allowed: ["on", "off", "clear", "template", "threeState", "useOffImageForClear",
                                                        "contentMode"],
                              required: ["on", "off"])
+        var loader = ImageLoader(specPath: path, source: source, reader: images, roots: roots)
         func image(_ key: String) throws(InputError) -> (any VectorImage)? {
             guard let n = m[key] else { return nil }
-            let rel = try r.string(n, "images.\(key)")
-            let p = source.resolve(rel, from: path)
-            let data: Data
-            do { data = try source.read(p, limit: Limits.svgFileBytes, what: "SVG image") } catch {
-                throw r.error("images.\(key)", n, error.missing ? "SVG file \(source.displayName(p)) not found"
-                                                               : "\(source.displayName(p)): \(error.message)")
-            }
-            do {
-                return try images.read(data: data, name: source.displayName(p), base: source.fileURL(at: p))
-            } catch {
-                // What is wrong inside the SVG, named from the spec key that loads it.
-                let place = error.file + (error.line.map { ":\($0)" } ?? "")
-                throw r.error("images.\(key)", n, "\(place): \(error.message)")
-            }
+            return try loader.load(try r.string(n, "images.\(key)"), key: "images.\(key)", node: n)
         }
+        let on = try image("on")!, off = try image("off")!, clear = try image("clear")
+        let explicit = try m["template"].map { n throws(InputError) in try r.bool(n, "images.template") }
+        let intent = try loader.templateIntent(explicit: explicit)
+        for w in loader.warnings + intent.warnings { r.warn(w.key, w.node, w.message) }
+        imageLoader = loader
         return ImageSetSpec(
-            on: try image("on")!, off: try image("off")!, clear: try image("clear"),
-            template: try m["template"].map { n throws(InputError) in try r.bool(n, "images.template") } ?? true,
+            on: on, off: off, clear: clear,
+            template: intent.template ?? true,
             threeState: try m["threeState"].map { n throws(InputError) in try r.bool(n, "images.threeState") } ?? false,
             useOffImageForClear: try m["useOffImageForClear"].map { n throws(InputError) in try r.bool(n, "images.useOffImageForClear") } ?? true,
             contentMode: try m["contentMode"].map { n throws(InputError) in try r.choice(n, "images.contentMode", ImageContentMode.self) }
@@ -362,7 +401,7 @@ private struct SpecParser {
         for (name, n) in entries {
             let p = "themes.\(name)"
             try r.fileName(name, p, n, what: "a theme name")
-            let m = try r.object(n, p, allowed: roleNames + ["states", "imageOpacity"], required: ["surface"])
+            let m = try r.object(n, p, allowed: roleNames + ["states", "imageOpacity", "appearance"], required: ["surface"])
             var colors: [ColorRole: AuthoredColor] = [:]
             for role in ColorRole.allCases {
                 if let c = m[role.rawValue] { colors[role] = try r.color(c, "\(p).\(role.rawValue)") }
@@ -389,7 +428,8 @@ private struct SpecParser {
                 }
                 opacity = v
             }
-            let theme = ThemeSpec(name: name, colors: colors, stateColors: stateColors, imageOpacity: opacity)
+            var theme = ThemeSpec(name: name, colors: colors, stateColors: stateColors, imageOpacity: opacity)
+            theme.appearance = try m["appearance"].map { a throws(InputError) in try r.choice(a, "\(p).appearance", ThemeAppearance.self) }
             // Every colour the states need must be there.
             var needed: Set<ColorRole> = label ? [.label] : []
             for st in states {

@@ -2,23 +2,114 @@ import Foundation
 
 /// An image a spec names (`images.on` …), parsed once when the spec loads and drawn by the
 /// renderer. The spec model holds it without knowing how it is read or drawn: the render target
-/// reads SVG with librsvg (`SVGDocument`) and hands its reader to the loader.
+/// reads SVG with librsvg (`SVGDocument`) and PNG with libpng (`PNGImage`), and hands its reader to
+/// the loader. A PNG named in a spec, or an image set of an asset catalog, is an `ImageAsset`: one
+/// image with a file per display scale and appearance.
 public protocol VectorImage: AnyObject, Sendable {
     /// The name messages and reports use for it (the file as the spec names it).
     var path: String { get }
     /// Intrinsic size in points; 0 × 0 for an empty image.
     var width: Double { get }
     var height: Double { get }
+    /// The image drawn at a display scale (`Int.max`: the most detailed one, for vector output and
+    /// for measuring the image alone) in a light or dark theme: the image itself, or, for an image
+    /// with renditions (`ImageAsset`), the one picked for them.
+    func drawn(scale: Int, dark: Bool) -> any VectorImage
 }
 
 extension VectorImage {
     public var isEmpty: Bool { !(width > 0 && height > 0) }
     public var aspectRatio: Double { isEmpty ? 1 : width / height }
+    public func drawn(scale: Int, dark: Bool) -> any VectorImage { self }
 }
 
 /// Reads image bytes into a `VectorImage`; bad input is an `InputError` naming the file.
 public protocol VectorImageReader: Sendable {
-    /// With a `base` file URL, references inside the image resolve (and are confined) to its folder;
-    /// without one (built-in images), every reference to a file is refused.
+    /// Reads an SVG. With a `base` file URL, references inside the image resolve (and are confined)
+    /// to its folder; without one (built-in images), every reference to a file is refused.
     func read(data: Data, name: String, base: URL?) throws(InputError) -> any VectorImage
+    /// Reads a PNG drawn at display scale `scale`: its size in points is its size in pixels / `scale`
+    /// (as UIImage sizes `on@2x.png`).
+    func readPNG(data: Data, name: String, scale: Int) throws(InputError) -> any VectorImage
+}
+
+/// One file of an `ImageAsset`.
+public struct ImageRendition: Sendable {
+    /// The system appearance a file is for, as an asset catalog's `luminosity` says.
+    public enum Appearance: String, Sendable, Codable {
+        /// No appearance: the file for every theme that has none of its own.
+        case any
+        case light
+        case dark
+    }
+
+    public let image: any VectorImage
+    /// The display scale it was made for; nil for a vector image (SVG), which serves every scale.
+    public let scale: Int?
+    public let appearance: Appearance
+
+    public init(image: any VectorImage, scale: Int?, appearance: Appearance) {
+        self.image = image
+        self.scale = scale
+        self.appearance = appearance
+    }
+}
+
+/// An image with a file per display scale and appearance: a PNG with its `@2x` / `@3x` siblings, or
+/// an asset catalog's image set. Its size in points is the size of its reference rendition (the
+/// vector file, else the bitmap of the highest scale, of the light or any appearance).
+public final class ImageAsset: VectorImage {
+    public let path: String
+    public let width: Double
+    public let height: Double
+    public let renditions: [ImageRendition]
+    /// What the image set's `template-rendering-intent` says (true: template), nil when it says
+    /// nothing (and for a PNG named directly).
+    public let templateIntent: Bool?
+
+    public init(path: String, renditions: [ImageRendition], templateIntent: Bool? = nil) {
+        precondition(!renditions.isEmpty, "an image asset has at least one rendition")
+        self.path = path
+        self.renditions = renditions
+        self.templateIntent = templateIntent
+        let reference = Self.pick(renditions, scale: Int.max, dark: false)
+        width = reference.image.width
+        height = reference.image.height
+    }
+
+    public func drawn(scale: Int, dark: Bool) -> any VectorImage {
+        rendition(scale: scale, dark: dark).image.drawn(scale: scale, dark: dark)
+    }
+
+    /// The rendition drawn at `scale` in a light or dark theme (see `pick`).
+    public func rendition(scale: Int, dark: Bool) -> ImageRendition {
+        Self.pick(renditions, scale: scale, dark: dark)
+    }
+
+    /// Whether there is a rendition for the dark appearance.
+    public var hasDark: Bool { renditions.contains { $0.appearance == .dark } }
+
+    /// The renditions of the appearance a theme uses: a dark theme the dark ones, a light theme the
+    /// light ones; either, when it has none, the any ones; failing those, the other appearance's.
+    public func candidates(dark: Bool) -> [ImageRendition] { Self.candidates(renditions, dark: dark) }
+
+    static func candidates(_ renditions: [ImageRendition], dark: Bool) -> [ImageRendition] {
+        let own: ImageRendition.Appearance = dark ? .dark : .light
+        for appearance in [own, .any, dark ? .light : .dark] {
+            let found = renditions.filter { $0.appearance == appearance }
+            if !found.isEmpty { return found }
+        }
+        return renditions
+    }
+
+    /// The rendition for `scale`, as UIKit picks a file from an image set: the one made for that
+    /// scale; else a vector one (it serves every scale); else the nearest larger scale (scaled down);
+    /// else the largest smaller one (scaled up).
+    static func pick(_ renditions: [ImageRendition], scale: Int, dark: Bool) -> ImageRendition {
+        let candidates = Self.candidates(renditions, dark: dark)
+        if let exact = candidates.first(where: { $0.scale == scale }) { return exact }
+        if let vector = candidates.first(where: { $0.scale == nil }) { return vector }
+        let scaled = candidates.sorted { $0.scale! < $1.scale! }
+        return scaled.first { $0.scale! > scale } ?? scaled.last!
+    }
 }
