@@ -207,6 +207,14 @@ struct TokenFileTests {
                                                    files: ["t.tokens.json": tokens])))
         #expect(strict.file.hasSuffix("t.tokens.json") && strict.keyPath == "global.colors.red")
         #expect(strict.message.contains("This looks like a Tokens Studio file: read the file as Tokens Studio with \"tokensFormat\": \"tokens-studio\""))
+        // A strict read of sets written with $value: the reference without the set's name is missing, and
+        // the message says why it may be.
+        let dollar = tokens.replacingOccurrences(of: "\"value\"", with: "\"$value\"").replacingOccurrences(of: "\"type\"", with: "\"$type\"")
+        let unprefixed = try #require(failure(loadSpec(checkboxSpec(##""tokens": "t.tokens.json", "tokensFormat": "dtcg","##,
+                                                                    themes: ##"{ "default": { "surface": "#FFFFFF", "border": "#767676", "fill": "{fill}", "mark": "#FFFFFF" } }"##),
+                                                       files: ["t.tokens.json": dollar])))
+        #expect(unprefixed.message.contains("unresolved token alias {fill}") && unprefixed.message.contains("(the file looks like a Tokens Studio file: it has \"$themes\" at the top; read the file as Tokens Studio"),
+                "\(unprefixed.message)")
     }
 
     @Test("$extends: the extended group's tokens under the extending group, local ones win; refused when circular or aimed at a token")

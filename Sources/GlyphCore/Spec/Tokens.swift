@@ -442,6 +442,9 @@ public struct TokenSet: Sendable {
                     e.message = "{\(current)}\(via) is a group, not a token, in \(file)\(rootToken)"
                 } else {
                     e.message = "unresolved token alias {\(current)}\(via) in \(file)"
+                    if format == .dtcg, let marks = Self.tokensStudioMarks(root) {
+                        e.message += " (the file looks like a Tokens Studio file: \(marks); " + Self.readAsTokensStudio + ")"
+                    }
                 }
                 throw e
             }
