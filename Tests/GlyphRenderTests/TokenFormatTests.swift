@@ -145,13 +145,20 @@ struct StudioModifierTests {
                       "$extensions": { "studio.tokens": { "modify": { "type": "mix", "value": "{treshhold}", "space": "srgb",
                                                                       "color": "{mixColor}", "format": "hex" } } } },
           "color9": { "value": "{color7}", "type": "color",
-                      "$extensions": { "studio.tokens": { "modify": { "type": "alpha", "value": "0.5", "space": "srgb" } } } }
+                      "$extensions": { "studio.tokens": { "modify": { "type": "alpha", "value": "0.5", "space": "srgb" } } } },
+          "dim": { "value": "hsl(0, 100%, 0.1%)", "type": "color" },
+          "dimmer": { "value": "hsl(0, 100%, 0.1%)", "type": "color",
+                      "$extensions": { "studio.tokens": { "modify": { "type": "darken", "value": "0.1", "space": "srgb" } } } }
         }
         """
         #expect(try fillHex(tokens, "{color2}") == "#0000004D")
         #expect(try fillHex(tokens, "{color7}") == "#32528C")
         // A modify on an alias applies to the referenced token's modified colour: #32528C at alpha 0.5.
         #expect(try fillHex(tokens, "{color9}") == "#32528C80")
+        // The modifier starts from the value as written, as sd-transforms parses it: red 0.002 is drawn
+        // as 0x01 (0.51 → 1), but darkened by 0.1 it is 0.0018 · 255 = 0.459 → 0, not 0.9 → 1.
+        #expect(try fillHex(tokens, "{dim}") == "#010000")
+        #expect(try fillHex(tokens, "{dimmer}") == "#000000")
     }
 
     @Test("a modifier Tokens Studio would ignore, or that needs math, is refused loudly, naming the token and the modifier")

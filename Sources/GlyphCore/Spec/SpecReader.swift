@@ -152,7 +152,7 @@ package struct SpecReader {
         if case let .string(s) = node.value, let alias = TokenSet.aliasPath(s) {
             let r = try tokenSet(s, path, node).color(alias, origin: error(path, node, ""))
             for w in r.warnings { warn(path, node, w) }
-            return AuthoredColor(rgba: r.value, token: s, line: node.line, tokenLine: r.line, note: r.note)
+            return AuthoredColor(rgba: ValueReader.eightBit(r.value), token: s, line: node.line, tokenLine: r.line, note: r.note)
         }
         do {
             let v = try ValueReader.color(node, what: "the colour")

@@ -6,10 +6,12 @@ struct ValueProblem: Error {
     var message: String
 }
 
-/// A colour as read from a value: what is drawn (8 bits per channel) and, when it was
+/// A colour as read from a value: what is drawn (8 bits per channel), the colour before rounding
+/// (what a Tokens Studio modifier starts from, as sd-transforms reads the value), and, when it was
 /// gamut-mapped, a note saying so.
 struct ColorValue {
     var rgba: RGBA
+    var exact: RGBA
     var note: String?
     var warnings: [String] = []
 }
@@ -34,7 +36,7 @@ enum ValueReader {
     static func color(_ node: JSONNode, what: String = "value") throws(ValueProblem) -> ColorValue {
         switch node.value {
         case let .string(s):
-            if let c = cssColor(s) { return ColorValue(rgba: eightBit(c)) }
+            if let c = cssColor(s) { return ColorValue(rgba: eightBit(c), exact: c) }
             throw ValueProblem(message: "\(what) is not a colour: \"\(s)\"" + colorStringHint(s))
         case .object:
             return try colorObject(node)
@@ -120,7 +122,7 @@ enum ValueReader {
                 + "is outside sRGB; gamut-mapped (CSS Color 4) to \(drawn.hex)"
                 + (clipped == drawn ? "" : " (clipping each channel would give \(clipped.hex))")
         }
-        return ColorValue(rgba: drawn, note: note, warnings: warnings)
+        return ColorValue(rgba: drawn, exact: converted.mapped, note: note, warnings: warnings)
     }
 
     /// A colour string: hex, or CSS `rgb()`, `rgba()`, `hsl()`, `hsla()` (comma or space syntax).
@@ -326,8 +328,9 @@ extension TokenSet {
 
     // MARK: Colours
 
-    /// The colour a reference resolves to, 8 bits per channel, with every Tokens Studio `modify`
-    /// on the way applied (innermost first). `resolving` guards references inside strings.
+    /// The colour a reference resolves to, with every Tokens Studio `modify` on the way applied
+    /// (innermost first): as written (a modifier's result is 8-bit hex, as sd-transforms gives it);
+    /// the caller draws it at 8 bits per channel. `resolving` guards references inside strings.
     func color(_ ref: String, origin: InputError, resolving: [String] = []) throws(InputError) -> Resolved<RGBA> {
         let chain = try self.chain(ref, origin: origin)
         if let loop = chain.first(where: { resolving.contains($0.path) }) {
@@ -345,13 +348,13 @@ extension TokenSet {
             guard let c = ValueReader.cssColor(Self.hexRGBA(substituted)) else {
                 throw fail(origin, "\(place(last, ref)): value is not a colour: \"\(s)\" (\"\(substituted)\" with its references resolved)")
             }
-            result.value = ValueReader.eightBit(c)
+            result.value = c
         } else if format == .tokensStudio, let s = text, let c = ValueReader.cssColor(Self.hexRGBA(s)) {
-            result.value = ValueReader.eightBit(c)
+            result.value = c
         } else {
             do {
                 let v = try ValueReader.color(node)
-                result.value = v.rgba
+                result.value = v.exact
                 result.note = v.note
                 result.warnings += v.warnings.map { "\(place(last, ref)): \($0)" }
             } catch {
@@ -437,7 +440,7 @@ extension TokenSet {
             if case let .string(s) = c.value, let alias = Self.aliasPath(s) {
                 mixColor = try color(alias, origin: origin, resolving: resolving).value
             } else {
-                do { mixColor = try ValueReader.color(c, what: "its mix colour").rgba } catch {
+                do { mixColor = try ValueReader.color(c, what: "its mix colour").exact } catch {
                     throw fail(origin, "\(prefix) mix: \(error.message)")
                 }
             }
