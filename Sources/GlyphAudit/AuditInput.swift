@@ -122,7 +122,6 @@ public final class AuditInput: Sendable {
     /// Draws what the rules need beyond the renders.
     public let drawing: any AuditDrawing
     private let indexByID: [String: Int]
-    private let tokenCache = Mutex<[String: TokenSet?]>([:])
 
     /// `rasters` are the full renders of `plan.items` (index-aligned), as `plan.renderAll(jobs:)` gives
     /// (for a pipeline that renders once for snapshots and audits).
@@ -249,26 +248,9 @@ public final class AuditInput: Sendable {
         if let token = color.token {
             loc.token = token
             loc.tokenFile = spec.tokenFile
-            if let file = spec.tokenFile, let tokens = tokenSet(file), var path = TokenSet.aliasPath(token) {
-                var seen: Set<String> = []
-                while let t = tokens.tokens[path], seen.insert(path).inserted {
-                    loc.tokenLine = t.value.line
-                    guard case let .string(s) = t.value.value, let next = TokenSet.aliasPath(s) else { break }
-                    path = next
-                }
-            }
+            loc.tokenLine = color.tokenLine
         }
         return loc
-    }
-
-    /// The token file as a spec loaded it: from disk, else the assets built into the tool.
-    private func tokenSet(_ file: String) -> TokenSet? {
-        if let hit = tokenCache.withLock({ $0[file] }) { return hit }
-        var set: TokenSet?
-        let text = (try? InputFile.read(file, limit: Limits.jsonFileBytes)) ?? EmbeddedAssets.files[file].map { Data($0.utf8) }
-        if let text, let root = try? JSONReader.parse(text) { set = try? TokenSet(file: file, root: root) }
-        tokenCache.withLock { $0[file] = set }
-        return set
     }
 }
 

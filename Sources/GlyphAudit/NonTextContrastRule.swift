@@ -177,6 +177,19 @@ public struct NonTextContrastRule: AuditRule {
         return parts
     }
 
+    /// The role of a part's background, by its name in messages.
+    static let backgroundRoles: [String: ColorRole] = ["surface": .surface, "fill": .fill, "on track": .trackOn, "off track": .trackOff]
+
+    /// The notes of the colours a finding measures (a wide-gamut token colour mapped into sRGB), for
+    /// its message: " (fill: display-p3 (1, 0, 1) is outside sRGB; gamut-mapped …)", or "".
+    static func colorNotes(_ theme: ThemeSpec, _ state: ControlState, _ roles: [ColorRole?]) -> String {
+        var seen: Set<ColorRole> = []
+        let notes = roles.compactMap { $0 }.filter { seen.insert($0).inserted }.compactMap { role in
+            theme.color(role, state: state)?.note.map { "\(role.rawValue): \($0)" }
+        }
+        return notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
+    }
+
     static func describe(_ authored: RGBA, _ seen: RGBA) -> String {
         authored.a < 1 ? "\(authored.hex) (\(seen.hex) as seen)" : authored.hex
     }
@@ -207,12 +220,13 @@ public struct NonTextContrastRule: AuditRule {
         numbers["required"] = required
         let exempt = Self.isExempt(theme.name)
         if ratio >= required && !exempt { return [] }
-        let message: String
+        var message: String
         if exempt {
             message = "\(what) is \(Format.ratio(ratio)) (\(theme.name): inactive components are exempt from \(Format.number(required)):1)"
         } else {
             message = "\(what) is \(Format.ratio(ratio)), needs \(Format.number(required)):1"
         }
+        message += Self.colorNotes(theme, state, [role, Self.backgroundRoles[part.backgroundName]])
         let fg = role == part.role ? part.foregroundSeen : (part.alternative?.seen ?? part.foregroundSeen)
         let authored = role == part.role ? part.foreground : (part.alternative?.color ?? part.foreground)
         let location = input.colorLocation(spec, theme: theme, role: role, state: state)

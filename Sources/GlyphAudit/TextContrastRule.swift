@@ -95,6 +95,7 @@ public struct TextContrastRule: AuditRule {
                         message += "; passes \(Format.number(o["largeTextRatio"])):1 as large text at \(Format.sizes(passingLarge))"
                     }
                 }
+                message += NonTextContrastRule.colorNotes(theme, bucket.state, [.label, .surface])
                 let location = input.colorLocation(spec, theme: theme, role: .label, state: bucket.state)
                 var finding = Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
                                       variant: VariantGroupID.id(variants), subject: "label", message: message,

@@ -38,7 +38,16 @@ public struct OKLCH: Sendable, Equatable {
 
     /// The colour of an sRGB value (alpha ignored).
     public init(_ c: RGBA) {
-        let lab = c.oklab
+        self.init(lab: c.oklab)
+    }
+
+    /// The colour of linear-light sRGB channels, which may lie outside [0, 1] (a wide-gamut colour
+    /// converted to sRGB, before gamut mapping).
+    public init(linearR r: Double, g: Double, b: Double) {
+        self.init(lab: OKLab.fromLinearSRGB(r: r, g: g, b: b))
+    }
+
+    private init(lab: (L: Double, a: Double, b: Double)) {
         L = lab.L
         C = (lab.a * lab.a + lab.b * lab.b).squareRoot()
         let deg = atan2(lab.b, lab.a) * 180 / .pi
@@ -66,7 +75,7 @@ public struct OKLCH: Sendable, Equatable {
     }
 
     /// Each channel clipped to [0, 1].
-    var clipped: RGBA {
+    public var clipped: RGBA {
         let c = srgb
         func clip(_ v: Double) -> Double { min(max(v, 0), 1) }
         return RGBA(r: clip(c.r), g: clip(c.g), b: clip(c.b))

@@ -53,7 +53,8 @@ struct SpecTests {
         let theme = try #require(spec.themes.first)
         #expect(theme.colors[.surface]?.rgba.hex == "#112233")
         #expect(theme.colors[.surface]?.token == "{color.alias2}")
-        #expect(theme.colors[.border]?.rgba == RGBA(r: 1, g: 0, b: 0, a: 0.5))
+        // Drawn at 8 bits per channel: alpha 0.5 → 127.5 → 0x80 (rounded half up).
+        #expect(theme.colors[.border]?.rgba == RGBA(r8: 255, g8: 0, b8: 0, a8: 128))
     }
 
     @Test("the four presets load from the tool itself, and what is compiled in equals Assets/")

@@ -107,16 +107,25 @@ public enum ColorRole: String, Sendable, CaseIterable, Codable {
 
 /// An authored colour and where it came from (a literal or a token alias).
 public struct AuthoredColor: Sendable, Equatable {
+    /// The colour drawn: 8 bits per channel (a wide-gamut colour already mapped into sRGB).
     public var rgba: RGBA
     /// The token alias it was resolved from, e.g. `{color.brand.red}`.
     public var token: String?
     /// The spec line where it was written.
     public var line: Int?
+    /// The token-file line of the token whose value (or Tokens Studio modifier) made the colour.
+    public var tokenLine: Int?
+    /// How the colour was obtained when it is not the value as written: e.g. `display-p3 (1, 0, 1)
+    /// is outside sRGB; gamut-mapped (CSS Color 4) to #FF2BFB (clipping each channel would give
+    /// #FF00FF)`. Contrast findings on the colour repeat it.
+    public var note: String?
 
-    package init(rgba: RGBA, token: String? = nil, line: Int? = nil) {
+    package init(rgba: RGBA, token: String? = nil, line: Int? = nil, tokenLine: Int? = nil, note: String? = nil) {
         self.rgba = rgba
         self.token = token
         self.line = line
+        self.tokenLine = tokenLine
+        self.note = note
     }
 }
 

@@ -63,8 +63,8 @@ public struct FileSystemSource: AssetSource {
 }
 
 extension Spec {
-    static let topKeys = ["$schema", "name", "description", "control", "tokens", "shapes", "sizes", "glyph", "frame",
-                          "hitArea", "targetSpacing", "label", "states", "appearance", "images", "assets", "themes", "scales",
+    static let topKeys = ["$schema", "name", "description", "control", "tokens", "tokensFormat", "shapes", "sizes", "glyph",
+                          "frame", "hitArea", "targetSpacing", "label", "states", "appearance", "images", "assets", "themes", "scales",
                           "dynamicTypeSizes"]
 
     /// Loads a spec file from disk (its tokens and images relative to it).
@@ -119,8 +119,11 @@ private struct SpecParser {
                 throw InputError(file: source.displayName(tokenPath), line: error.line, column: error.column,
                                  message: "malformed JSON: \(error.message)")
             }
-            r.tokens = try TokenSet(file: source.displayName(tokenPath), root: node)
+            let format = try top["tokensFormat"].map { n throws(InputError) in try r.choice(n, "tokensFormat", TokenSet.Format.self) }
+            r.tokens = try TokenSet(file: source.displayName(tokenPath), root: node, format: format ?? .auto)
             tokenFile = source.displayName(tokenPath)
+        } else if let f = top["tokensFormat"] {
+            throw r.error("tokensFormat", f, "\"tokensFormat\" says how to read the token file, but the spec loads none (add \"tokens\")")
         }
         let name = try r.string(top["name"]!, "name")
         try r.fileName(name, "name", top["name"], what: "a name")

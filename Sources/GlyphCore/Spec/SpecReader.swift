@@ -105,46 +105,38 @@ package struct SpecReader {
         return v
     }
 
-    /// Follows a `{token}` alias if the node is one; returns the final node and its `$type`.
-    /// With `expecting`, a token whose `$type` is not one of those is an error naming the token file,
-    /// the token's path and line, and this key (`what` says what the key takes).
-    func dereference(_ node: JSONNode, _ path: String, expecting types: [String]? = nil,
-                     what: String = "") throws(InputError) -> (node: JSONNode, type: String?, alias: String?) {
-        guard case let .string(s) = node.value, let alias = TokenSet.aliasPath(s) else { return (node, nil, nil) }
+    /// The token file, or an error at the key that used a token alias without one.
+    func tokenSet(_ alias: String, _ path: String, _ node: JSONNode) throws(InputError) -> TokenSet {
         guard let tokens else {
-            throw error(path, node, "token alias \(s) used, but the spec loads no token file (add \"tokens\")")
+            throw error(path, node, "token alias \(alias) used, but the spec loads no token file (add \"tokens\")")
         }
-        let resolved = try tokens.resolve(alias, origin: error(path, node, ""))
-        if let types, let type = resolved.type, !types.contains(type) {
-            let via = resolved.path == alias ? "" : " (via \(s))"
-            throw error(path, node, "token \(resolved.path) in \(tokens.file):\(resolved.node.line)\(via) has $type \"\(type)\", "
-                        + "but this key takes \(what) (a token of $type \(types.map { "\"\($0)\"" }.joined(separator: " or ")))")
-        }
-        return (resolved.node, resolved.type, s)
+        return tokens
     }
 
-    /// A length in points: a number, `"20px"`/`"20pt"`, a DTCG dimension `{value, unit}`, or an alias to one
-    /// (of `$type` dimension or number, or untyped).
-    func length(_ node: JSONNode, _ path: String, min: Double = 0, max: Double = 10_000) throws(InputError) -> Double {
-        let (n, _, alias) = try dereference(node, path, expecting: ["dimension", "number"], what: "a length")
-        let from = alias.map { " (from \($0))" } ?? ""
+    /// A length in points: a number, `"20px"`/`"20pt"`/`"1.25rem"`, a DTCG dimension `{value, unit}`, or
+    /// an alias to a token of `$type` dimension or number (or untyped; Tokens Studio: sizing,
+    /// spacing, borderRadius, borderWidth).
+    mutating func length(_ node: JSONNode, _ path: String, min: Double = 0, max: Double = 10_000) throws(InputError) -> Double {
+        var from = ""
         let value: Double
-        switch n.value {
-        case let .number(v): value = v
-        case let .string(s):
-            guard let v = Self.parseDimension(s) else {
-                throw error(path, node, "expected a length (a number, \"20px\" or {\"value\", \"unit\"}), found \"\(s)\"\(from)")
+        if case let .string(s) = node.value, let alias = TokenSet.aliasPath(s) {
+            let r = try tokenSet(s, path, node).length(alias, origin: error(path, node, ""))
+            for w in r.warnings { warn(path, node, w) }
+            value = r.value
+            from = " (from \(s))"
+        } else {
+            switch node.value {
+            case let .number(v): value = v
+            case let .string(s):
+                guard let v = ValueReader.dimensionString(s) else {
+                    throw error(path, node, "expected a length (a number, \"20px\" or {\"value\", \"unit\"}), found \"\(s)\"")
+                }
+                value = v
+            case .object:
+                do { value = try ValueReader.dimension(node, tokensStudio: false) } catch { throw self.error(path, node, error.message) }
+            default:
+                throw error(path, node, "expected a length, found \(node.typeName)")
             }
-            value = v
-        case let .object(members):
-            guard let v = members.first(where: { $0.key == "value" })?.value, case let .number(num) = v.value,
-                  let u = members.first(where: { $0.key == "unit" })?.value, case let .string(unit) = u.value,
-                  let factor = Self.unitFactor(unit) else {
-                throw error(path, node, "expected a dimension {\"value\": number, \"unit\": \"px\" or \"rem\"}\(from)")
-            }
-            value = num * factor
-        default:
-            throw error(path, node, "expected a length, found \(n.typeName)\(from)")
         }
         guard value.isFinite, value >= min, value <= max else {
             throw error(path, node, "length \(value) is out of range (\(min)…\(max) pt)\(from)")
@@ -152,67 +144,28 @@ package struct SpecReader {
         return value
     }
 
-    static func unitFactor(_ unit: String) -> Double? {
-        switch unit {
-        case "px", "pt": 1
-        case "rem": 16
-        default: nil
+    /// A colour: `"#RRGGBB"`, `"#RRGGBBAA"`, `"#RGB"`, `"#RGBA"`, a CSS `rgb()`/`hsl()` string, a DTCG
+    /// 2025.10 colour object (any colour space of the colour module), or an alias to a token of
+    /// `$type` color (or untyped). The colour is what is drawn: 8 bits per channel, gamut-mapped into
+    /// sRGB when it lies outside (with a note saying so).
+    mutating func color(_ node: JSONNode, _ path: String) throws(InputError) -> AuthoredColor {
+        if case let .string(s) = node.value, let alias = TokenSet.aliasPath(s) {
+            let r = try tokenSet(s, path, node).color(alias, origin: error(path, node, ""))
+            for w in r.warnings { warn(path, node, w) }
+            return AuthoredColor(rgba: ValueReader.eightBit(r.value), token: s, line: node.line, tokenLine: r.line, note: r.note)
         }
-    }
-
-    static func parseDimension(_ s: String) -> Double? {
-        let t = s.trimmingCharacters(in: .whitespaces)
-        for unit in ["px", "pt", "rem"] where t.hasSuffix(unit) {
-            guard let v = Double(t.dropLast(unit.count)), let f = unitFactor(unit) else { return nil }
-            return v * f
-        }
-        return nil
-    }
-
-    /// A colour: `#RRGGBB`, `#RRGGBBAA`, a DTCG 2025.10 colour object, or an alias to one (of `$type`
-    /// color, or untyped).
-    func color(_ node: JSONNode, _ path: String) throws(InputError) -> AuthoredColor {
-        let (n, _, alias) = try dereference(node, path, expecting: ["color"], what: "a colour")
-        let from = alias.map { " (from \($0))" } ?? ""
-        switch n.value {
-        case let .string(s):
-            guard let c = RGBA(hex: s) else {
-                throw error(path, node, "expected a colour \"#RRGGBB\" or \"#RRGGBBAA\" or a token alias, found \"\(s)\"\(from)")
-            }
-            return AuthoredColor(rgba: c, token: alias, line: node.line)
-        case let .object(members):
-            func member(_ k: String) -> JSONNode? { members.first { $0.key == k }?.value }
-            if let space = member("colorSpace") {
-                guard case let .string(cs) = space.value, cs == "srgb" else {
-                    throw error(path, node, "only the \"srgb\" colour space is supported\(from)")
-                }
-                guard let comps = member("components"), case let .array(items) = comps.value, items.count == 3 else {
-                    throw error(path, node, "a colour needs \"components\": [r, g, b] in 0…1\(from)")
-                }
-                var c: [Double] = []
-                for item in items {
-                    guard case let .number(v) = item.value, (0...1).contains(v) else {
-                        throw error(path, node, "colour components must be numbers in 0…1\(from)")
-                    }
-                    c.append(v)
-                }
-                var alpha = 1.0
-                if let a = member("alpha") {
-                    guard case let .number(v) = a.value, (0...1).contains(v) else {
-                        throw error(path, node, "colour alpha must be a number in 0…1\(from)")
-                    }
-                    alpha = v
-                }
-                return AuthoredColor(rgba: RGBA(r: c[0], g: c[1], b: c[2], a: alpha), token: alias, line: node.line)
-            }
-            throw error(path, node, "expected a colour object with \"colorSpace\" and \"components\"\(from)")
-        default:
-            throw error(path, node, "expected a colour, found \(n.typeName)\(from)")
+        do {
+            let v = try ValueReader.color(node, what: "the colour")
+            for w in v.warnings { warn(path, node, w) }
+            return AuthoredColor(rgba: v.rgba, token: nil, line: node.line, note: v.note)
+        } catch {
+            throw self.error(path, node, error.message)
         }
     }
 
     func text(_ node: JSONNode, _ path: String) throws(InputError) -> String {
-        let (n, _, _) = try dereference(node, path)
-        return try string(n, path)
+        guard case let .string(s) = node.value, let alias = TokenSet.aliasPath(s) else { return try string(node, path) }
+        let resolved = try tokenSet(s, path, node).resolve(alias, origin: error(path, node, ""))
+        return try string(resolved.node, path)
     }
 }

@@ -1,60 +1,411 @@
 import Foundation
 import GlyphColor
 
-/// A W3C Design Tokens (DTCG 2025.10) file: groups, `$value`, `$type` inherited from groups,
-/// aliases `{group.token}`, colours as the 2025.10 object or a legacy `"#hex"` string,
-/// dimensions as `{value, unit}` or a `"20px"` string (px = pt).
+/// A design-token file: W3C Design Tokens (DTCG) format 2025.10, or a Tokens Studio file
+/// (docs/tokens.md says what is read and what is refused).
+///
+/// DTCG: groups, `$value`, `$type` inherited from the nearest group, `$root` tokens
+/// (`{color.brand.$root}`), `$extends` group inheritance (a deep merge: the extended group's tokens
+/// appear under the extending group, local ones win), `$deprecated` on tokens and groups, and
+/// `$ref` JSON Pointers (a token's whole value, or a part of a value). Aliases `{group.token}` are
+/// followed by the readers (`TokenSet.chain`, and the colour and length readers in TokenValues.swift).
+///
+/// Tokens Studio: tokens written as `value`/`type` (without `$`), token sets (the top-level groups
+/// of a file with `$themes` or `$metadata`; a reference may leave out the set's name), its
+/// dimension types (`sizing`, `spacing`, `borderRadius`, `borderWidth`) and
+/// `$extensions["studio.tokens"].modify`.
 public struct TokenSet: Sendable {
+    /// How a token file is read.
+    public enum Format: String, Sendable, CaseIterable {
+        /// Tokens Studio when the file shows its marks (`detect`), else DTCG.
+        case auto
+        /// Strict DTCG 2025.10.
+        case dtcg
+        /// Tokens Studio (its legacy format, sets, types and colour modifiers), and DTCG.
+        case tokensStudio = "tokens-studio"
+    }
+
     public struct Token: Sendable {
         public var path: String
+        /// The token's own `$type` (or Tokens Studio `type`), else its nearest group's.
         public var type: String?
+        /// `$value` (Tokens Studio: `value`); for a token-level `$ref`, the node it points at.
         public var value: JSONNode
+        /// A token-level `$ref` that names a whole token: that token's path (the token is an alias).
+        public var aliasOf: String?
+        /// `$deprecated` (its own or its group's): nil when not deprecated, "" when deprecated
+        /// without a reason.
+        public var deprecated: String?
+        /// Tokens Studio's `$extensions["studio.tokens"].modify`.
+        public var modify: JSONNode?
+        /// The line of the token's value.
+        public var line: Int { value.line }
     }
 
     public let file: String
+    /// `.dtcg` or `.tokensStudio` (never `.auto`: what it was detected as).
+    public let format: Format
+    /// Why `.auto` read the file as Tokens Studio.
+    public let detectedAs: String?
     public private(set) var tokens: [String: Token] = [:]
+    /// Paths of groups (for "is a group, not a token").
+    public private(set) var groups: Set<String> = []
+    /// Tokens Studio token sets, in order: a reference without a set's name resolves in the last
+    /// set (in this order) that has the token, as Tokens Studio merges sets.
+    public private(set) var sets: [String] = []
+    /// The file as parsed (for JSON Pointers).
+    let root: JSONNode
+    /// Nodes visited while collecting (an `$extends` chain can multiply a file's tokens), and the
+    /// limit on them (`Limits.jsonValues`; tests lower it).
+    private var visited = 0
+    private let nodeLimit: Int
 
-    public init(file: String, root: JSONNode) throws(InputError) {
+    public init(file: String, root: JSONNode, format: Format = .auto) throws(InputError) {
+        try self.init(file: file, root: root, format: format, nodeLimit: Limits.jsonValues)
+    }
+
+    init(file: String, root: JSONNode, format: Format, nodeLimit: Int) throws(InputError) {
         self.file = file
-        try collect(root, path: [], inheritedType: nil)
-    }
-
-    public init(contentsOf url: URL) throws(InputError) {
-        let root = try readJSON(url)
-        try self.init(file: url.path, root: root)
-    }
-
-    private mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?) throws(InputError) {
-        guard case let .object(members) = node.value else {
-            throw InputError(file: file, keyPath: path.joined(separator: "."), line: node.line,
-                             message: "expected a token or a group (an object), found \(node.typeName)")
+        self.root = root
+        self.nodeLimit = nodeLimit
+        switch format {
+        case .auto:
+            let reason = Self.tokensStudioMarks(root)
+            self.format = reason == nil ? .dtcg : .tokensStudio
+            self.detectedAs = reason
+        case .dtcg, .tokensStudio:
+            self.format = format
+            self.detectedAs = nil
         }
-        var type = inheritedType
-        if let t = node["$type"] {
-            guard case let .string(s) = t.value else {
-                throw InputError(file: file, keyPath: (path + ["$type"]).joined(separator: "."), line: t.line,
-                                 message: "expected a string, found \(t.typeName)")
+        if self.format == .tokensStudio, root["$themes"] != nil || root["$metadata"] != nil,
+           case let .object(members) = root.value {
+            var order: [String] = []
+            if case let .array(items)? = root["$metadata"]?["tokenSetOrder"]?.value {
+                for item in items { if case let .string(s) = item.value { order.append(s) } }
             }
-            type = s
+            let names = members.map(\.key).filter { !$0.hasPrefix("$") }
+            sets = order.filter(names.contains) + names.filter { !order.contains($0) }
         }
-        if let value = node["$value"] {
-            let name = path.joined(separator: ".")
-            tokens[name] = Token(path: name, type: type, value: value)
+        var cache: [String: [(key: String, value: JSONNode)]] = [:]
+        try collect(root, path: [], inheritedType: nil, deprecated: nil, cache: &cache)
+    }
+
+    public init(contentsOf url: URL, format: Format = .auto) throws(InputError) {
+        let root = try readJSON(url)
+        try self.init(file: url.path, root: root, format: format)
+    }
+
+    // MARK: Reading the file
+
+    func error(_ path: [String], _ node: JSONNode?, _ message: String) -> InputError {
+        InputError(file: file, keyPath: path.joined(separator: "."), line: node?.line, column: node?.column, message: message)
+    }
+
+    /// A member of an object node.
+    static func member(_ node: JSONNode, _ key: String) -> JSONNode? { node[key] }
+
+    /// Whether an object is a token written in Tokens Studio's legacy form: `value` (and `type`)
+    /// without `$value`. A DTCG group may hold a token or group named "value", but then that member
+    /// is a token (`$value`) or holds tokens, and the group has no string `type`; a composite value
+    /// (a modifier, a typography) holds none.
+    static func isLegacyToken(_ node: JSONNode) -> Bool {
+        guard case .object = node.value, node["$value"] == nil, let value = node["value"] else { return false }
+        if case .string? = node["type"]?.value { return true }
+        guard case let .object(members) = value.value else { return true }
+        if value["$value"] != nil { return false }
+        return !members.contains { $0.value.isObject && ($0.value["$value"] != nil || $0.value["value"] != nil) }
+    }
+
+    /// Why a file looks like a Tokens Studio file, or nil: `$themes` or `$metadata` at the top, a
+    /// token in the legacy `value`/`type` form, or `$extensions["studio.tokens"]`.
+    public static func tokensStudioMarks(_ root: JSONNode) -> String? {
+        if root["$themes"] != nil { return "it has \"$themes\" at the top" }
+        if root["$metadata"] != nil { return "it has \"$metadata\" at the top" }
+        func walk(_ node: JSONNode, _ path: [String]) -> String? {
+            guard case let .object(members) = node.value else { return nil }
+            if isLegacyToken(node) {
+                return "\(path.joined(separator: ".")) is written as {\"value\", \"type\"} without \"$\""
+            }
+            if node["$extensions"]?["studio.tokens"] != nil {
+                return "\(path.joined(separator: ".")) has $extensions[\"studio.tokens\"]"
+            }
+            if node["$value"] != nil { return nil }
+            for (key, child) in members where !key.hasPrefix("$") || key == "$root" {
+                if let r = walk(child, path + [key]) { return r }
+            }
+            return nil
+        }
+        return walk(root, [])
+    }
+
+    /// The hint for a strict DTCG read that met a Tokens Studio construct.
+    static let readAsTokensStudio = "read the file as Tokens Studio with \"tokensFormat\": \"tokens-studio\" in the spec "
+        + "(or leave \"tokensFormat\" out to detect it)"
+
+    private mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, deprecated: String?,
+                                  cache: inout [String: [(key: String, value: JSONNode)]]) throws(InputError) {
+        visited += 1
+        guard visited <= nodeLimit else {
+            throw error(path, node, "the token file expands (through \"$extends\") to more than \(nodeLimit) "
+                        + "tokens and groups; the limit is \(nodeLimit) (docs/limits.md)")
+        }
+        guard case .object = node.value else {
+            throw error(path, node, "expected a token or a group (an object), found \(node.typeName)")
+        }
+        if !path.isEmpty, try isToken(node, path) {
+            try addToken(node, path: path, inheritedType: inheritedType, deprecated: deprecated)
             return
         }
-        for (key, child) in members where !key.hasPrefix("$") {
-            if key.contains(".") || key.contains("{") || key.contains("}") {
-                throw InputError(file: file, keyPath: (path + [key]).joined(separator: "."), line: child.line,
-                                 message: "token and group names may not contain '.', '{' or '}'")
+        if format == .dtcg, !path.isEmpty, Self.isLegacyToken(node) {
+            throw error(path, node, "written in the Tokens Studio legacy format (\"value\"/\"type\" without \"$\"): a DTCG "
+                        + "2025.10 reader finds no \"$value\", so there is no token here. This looks like a Tokens Studio "
+                        + "file: " + Self.readAsTokensStudio)
+        }
+        groups.insert(path.joined(separator: "."))
+        var type = inheritedType
+        if let t = node["$type"] {
+            guard case let .string(s) = t.value else { throw error(path + ["$type"], t, "expected a string, found \(t.typeName)") }
+            type = s
+        }
+        let groupDeprecated = try deprecation(node, path) ?? deprecated
+        for (key, child) in try members(of: node, path, cache: &cache) {
+            if key == "$root" {
+                guard case .object = child.value, child["$value"] != nil || child["$ref"] != nil
+                        || (format == .tokensStudio && Self.isLegacyToken(child)) else {
+                    throw error(path + [key], child, "\"$root\" is the group's root token: an object with \"$value\"")
+                }
+                try addToken(child, path: path + [key], inheritedType: type, deprecated: groupDeprecated)
+                continue
             }
-            try collect(child, path: path + [key], inheritedType: type)
+            if key.hasPrefix("$") { continue }
+            if key.contains(".") || key.contains("{") || key.contains("}") {
+                throw error(path + [key], child, "token and group names may not contain '.', '{' or '}'")
+            }
+            try collect(child, path: path + [key], inheritedType: type, deprecated: groupDeprecated, cache: &cache)
         }
     }
+
+    /// Whether an object is a token: it has `$value`, or a token-level `$ref` (one that does not
+    /// name a group), or (Tokens Studio) the legacy `value`.
+    private func isToken(_ node: JSONNode, _ path: [String]) throws(InputError) -> Bool {
+        if node["$value"] != nil { return true }
+        if format == .tokensStudio && Self.isLegacyToken(node) { return true }
+        if let ref = node["$ref"] {
+            let target = try pointer(ref, at: path)
+            return !isGroup(target.node, target.segments)
+        }
+        return false
+    }
+
+    /// A JSON node names a group when it is an object without `$value` outside any value.
+    private func isGroup(_ node: JSONNode, _ segments: [String]) -> Bool {
+        guard case .object = node.value, node["$value"] == nil, !segments.contains("$value") else { return false }
+        return !(format == .tokensStudio && Self.isLegacyToken(node))
+    }
+
+    private func deprecation(_ node: JSONNode, _ path: [String]) throws(InputError) -> String?? {
+        guard let d = node["$deprecated"] else { return nil }
+        switch d.value {
+        case let .bool(b): return .some(b ? "" : nil)
+        case let .string(s): return .some(s)
+        default: throw error(path + ["$deprecated"], d, "expected true, false or a string (the reason), found \(d.typeName)")
+        }
+    }
+
+    private mutating func addToken(_ node: JSONNode, path: [String], inheritedType: String?, deprecated: String?) throws(InputError) {
+        let name = path.joined(separator: ".")
+        var type = inheritedType
+        for key in format == .tokensStudio ? ["type", "$type"] : ["$type"] {
+            if let t = node[key] {
+                guard case let .string(s) = t.value else { throw error(path + [key], t, "expected a string, found \(t.typeName)") }
+                type = s
+            }
+        }
+        let dep = try deprecation(node, path) ?? deprecated
+        let modify = node["$extensions"]?["studio.tokens"]?["modify"]
+        if case .object(let members) = node.value, node["$value"] != nil,
+           let child = members.first(where: { !$0.key.hasPrefix("$") && $0.value.isObject }) {
+            throw error(path + [child.key], child.value, "\(name) is a token (it has \"$value\") and cannot also hold "
+                        + "\"\(child.key)\" (a token or group): an object is either a token or a group")
+        }
+        if let value = node["$value"] ?? (format == .tokensStudio ? node["value"] : nil) {
+            tokens[name] = Token(path: name, type: type, value: value, aliasOf: nil, deprecated: dep, modify: modify)
+            return
+        }
+        // A token-level `$ref` (2025.10 §7.1.2): to a token's `$value` or to a token, it is an alias of
+        // that token; to anything else, that node is the value.
+        let ref = node["$ref"]!
+        let target = try pointer(ref, at: path)
+        var segments = target.segments
+        let toValue = segments.last == "$value"
+        if toValue { segments.removeLast() }
+        var alias: String?
+        if !segments.isEmpty, !segments.contains(where: { $0.hasPrefix("$") && $0 != "$root" }),
+           let t = toValue ? nodeAt(segments) : target.node,
+           t["$value"] != nil || (format == .tokensStudio && Self.isLegacyToken(t)) {
+            alias = segments.joined(separator: ".")
+        }
+        tokens[name] = Token(path: name, type: type, value: alias == nil ? target.node : ref, aliasOf: alias,
+                             deprecated: dep, modify: modify)
+    }
+
+    // MARK: Groups: `$extends` (and a group-level `$ref`)
+
+    /// A group's members with `$extends` (or a group `$ref`) applied: the extended group's members,
+    /// deep-merged with the group's own (same path: the local one wins; groups on both sides merge).
+    private func members(of node: JSONNode, _ path: [String], stack: [String] = [],
+                         cache: inout [String: [(key: String, value: JSONNode)]]) throws(InputError) -> [(key: String, value: JSONNode)] {
+        guard case let .object(local) = node.value else { return [] }
+        let name = path.joined(separator: ".")
+        if stack.contains(name), node["$extends"] != nil || node["$ref"] != nil {
+            throw error(path, node, "circular group extension: \((stack + [name]).map { "{\($0)}" }.joined(separator: " → "))")
+        }
+        var base: [(key: String, value: JSONNode)] = []
+        var target: [String]?
+        var via = ""
+        if let ext = node["$extends"] {
+            guard case let .string(s) = ext.value, let alias = Self.aliasPath(s) else {
+                throw error(path + ["$extends"], ext, "expected a group reference \"{group}\", found \(ext.typeName == "a string" ? "\"\(ext.value.stringValue ?? "")\"" : ext.typeName)")
+            }
+            target = alias.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            via = "$extends"
+        } else if let ref = node["$ref"] {
+            target = try pointer(ref, at: path).segments
+            via = "$ref"
+        }
+        if let target {
+            let targetName = target.joined(separator: ".")
+            if stack.contains(targetName) || targetName == name || name.hasPrefix(targetName + ".") || targetName.isEmpty {
+                throw error(path + [via], node[via], "circular group extension: \((stack + [name, targetName]).map { "{\($0)}" }.joined(separator: " → "))")
+            }
+            if let hit = cache[targetName] {
+                base = hit
+            } else {
+                base = try groupMembers(at: target, from: path + [via], node[via], stack: stack + [name], cache: &cache)
+                cache[targetName] = base
+            }
+        }
+        return Self.merge(base, local.filter { $0.key != "$extends" && !(target != nil && via == "$ref" && $0.key == "$ref") })
+    }
+
+    /// The members of the group at `target` (every group on the way expanded).
+    private func groupMembers(at target: [String], from path: [String], _ refNode: JSONNode?, stack: [String],
+                              cache: inout [String: [(key: String, value: JSONNode)]]) throws(InputError) -> [(key: String, value: JSONNode)] {
+        var members = try members(of: root, [], stack: stack, cache: &cache)
+        var walked: [String] = []
+        for segment in target {
+            walked.append(segment)
+            guard let child = members.first(where: { $0.key == segment })?.value else {
+                throw error(path, refNode, "\(path.last ?? "$extends") names {\(target.joined(separator: "."))}, which is not in \(file)")
+            }
+            if !isGroup(child, walked) {
+                throw error(path, refNode, "\(path.last ?? "$extends") names {\(target.joined(separator: "."))}, which is a token; "
+                            + "a group can only extend a group")
+            }
+            members = try self.members(of: child, walked, stack: stack, cache: &cache)
+        }
+        return members
+    }
+
+    /// Deep merge: `local` over `base`.
+    static func merge(_ base: [(key: String, value: JSONNode)], _ local: [(key: String, value: JSONNode)]) -> [(key: String, value: JSONNode)] {
+        var out = base
+        for (key, value) in local {
+            if let i = out.firstIndex(where: { $0.key == key }) {
+                let old = out[i].value
+                if case let .object(a) = old.value, case let .object(b) = value.value, old["$value"] == nil, value["$value"] == nil,
+                   !isLegacyToken(old), !isLegacyToken(value), !key.hasPrefix("$") {
+                    out[i].value = JSONNode(value: .object(merge(a, b)), line: value.line, column: value.column)
+                } else {
+                    out[i].value = value
+                }
+            } else {
+                out.append((key, value))
+            }
+        }
+        return out
+    }
+
+    // MARK: JSON Pointers
+
+    static func escapePointer(_ s: String) -> String {
+        s.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// The node a `$ref` JSON Pointer (`"#/a/b/0"`, RFC 6901, in this file) points at, and its path.
+    func pointer(_ ref: JSONNode, at path: [String]) throws(InputError) -> (node: JSONNode, segments: [String]) {
+        let at = path + ["$ref"]
+        guard case let .string(s) = ref.value else { throw error(at, ref, "expected a JSON Pointer \"#/…\", found \(ref.typeName)") }
+        guard s.hasPrefix("#") else {
+            throw error(at, ref, "only JSON Pointers into this file (\"#/…\") are read; \"\(s)\" names another document")
+        }
+        let fragment = String(s.dropFirst()).removingPercentEncoding ?? String(s.dropFirst())
+        guard fragment.isEmpty || fragment.hasPrefix("/") else { throw error(at, ref, "\"\(s)\" is not a JSON Pointer (\"#/…\")") }
+        let segments = fragment.isEmpty ? [] : fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+        for i in segments.indices where nodeAt(Array(segments[...i])) == nil {
+            throw error(at, ref, "the JSON Pointer \"\(s)\" points at nothing: \"/\(segments[...i].joined(separator: "/"))\" "
+                        + "is not in \(file)")
+        }
+        return (nodeAt(segments)!, segments)
+    }
+
+    /// The node at a path of object keys and array indices in the file as written.
+    func nodeAt(_ segments: [String]) -> JSONNode? {
+        var node = root
+        for segment in segments {
+            switch node.value {
+            case .object:
+                guard let n = node[segment] else { return nil }
+                node = n
+            case let .array(items):
+                guard let k = Int(segment), k >= 0, k < items.count, String(k) == segment else { return nil }
+                node = items[k]
+            default:
+                return nil
+            }
+        }
+        return node
+    }
+
+    /// `node` with every `{"$ref": "#/…"}` object inside it replaced by what it points at.
+    func resolvingPointers(_ node: JSONNode, at path: [String], depth: Int = 0) throws(InputError) -> JSONNode {
+        guard depth < Limits.jsonDepth else {
+            throw error(path, node, "JSON Pointers nested more than \(Limits.jsonDepth) deep (a cycle?)")
+        }
+        switch node.value {
+        case let .object(members):
+            if members.count == 1, let ref = node["$ref"] {
+                return try resolvingPointers(pointer(ref, at: path).node, at: path, depth: depth + 1)
+            }
+            var out: [(key: String, value: JSONNode)] = []
+            for (k, v) in members { out.append((k, try resolvingPointers(v, at: path, depth: depth + 1))) }
+            return JSONNode(value: .object(out), line: node.line, column: node.column)
+        case let .array(items):
+            var out: [JSONNode] = []
+            for v in items { out.append(try resolvingPointers(v, at: path, depth: depth + 1)) }
+            return JSONNode(value: .array(out), line: node.line, column: node.column)
+        default:
+            return node
+        }
+    }
+
+    // MARK: References
 
     /// `{a.b}` → `a.b`, or nil when the string is not an alias.
     public static func aliasPath(_ s: String) -> String? {
         guard s.count > 2, s.hasPrefix("{"), s.hasSuffix("}") else { return nil }
-        return String(s.dropFirst().dropLast())
+        let inner = s.dropFirst().dropLast()
+        guard !inner.contains("{"), !inner.contains("}") else { return nil }
+        return String(inner)
+    }
+
+    /// The token a reference names: its path, or (Tokens Studio) the path in the last set that has it.
+    public func lookup(_ path: String) -> Token? {
+        if let t = tokens[path] { return t }
+        for set in sets.reversed() { if let t = tokens["\(set).\(path)"] { return t } }
+        return nil
     }
 
     /// "token alias cycle: {a} → {b} → {a}"; a long cycle shows its first three and last two steps
@@ -66,34 +417,71 @@ public struct TokenSet: Sendable {
             + names.suffix(2).joined(separator: " → ")
     }
 
+    /// The alias a token's value makes: a `{…}` string or a token-level `$ref` to a token.
+    public func alias(of token: Token) -> String? {
+        if let a = token.aliasOf { return a }
+        if case let .string(s) = token.value.value { return Self.aliasPath(s) }
+        return nil
+    }
+
+    /// The tokens a reference passes through, first to last: the last holds a value (not an
+    /// alias). Errors go to `origin` (the place that asked): a missing token, a group (with its
+    /// root token when it has one), a cycle.
+    public func chain(_ path: String, origin: InputError) throws(InputError) -> [Token] {
+        var out: [Token] = []
+        var seen: [String] = []
+        var visited = Set<String>()
+        var current = path
+        while true {
+            guard let token = lookup(current) else {
+                var e = origin
+                let via = seen.isEmpty ? "" : " (via {\(path)})"
+                let name = groups.contains(current) ? current : sets.lazy.map { "\($0).\(current)" }.first(where: groups.contains)
+                if let name {
+                    let rootToken = tokens["\(name).$root"] != nil ? "; its root token is {\(name).$root}" : "; it has no root token ($root)"
+                    e.message = "{\(current)}\(via) is a group, not a token, in \(file)\(rootToken)"
+                } else {
+                    e.message = "unresolved token alias {\(current)}\(via) in \(file)"
+                    if format == .dtcg, let marks = Self.tokensStudioMarks(root) {
+                        e.message += " (the file looks like a Tokens Studio file: \(marks); " + Self.readAsTokensStudio + ")"
+                    }
+                }
+                throw e
+            }
+            if visited.contains(token.path) {
+                var e = origin
+                e.message = Self.cycleMessage(seen.suffix(from: seen.firstIndex(of: token.path)!) + [token.path])
+                throw e
+            }
+            seen.append(token.path)
+            visited.insert(token.path)
+            out.append(token)
+            guard let next = alias(of: token) else { return out }
+            current = next
+        }
+    }
+
     /// Follows aliases to a final value. `origin` names the place that asked, for errors.
     /// Returns the final token's value, its path, and its `$type` (its own or inherited; when it has
     /// none, the first one declared along the alias chain).
     public func resolve(_ path: String, origin: InputError) throws(InputError) -> (node: JSONNode, type: String?, path: String) {
-        var seen: [String] = []
-        var visited = Set<String>()
-        var current = path
-        var declared: String?
-        while true {
-            if visited.contains(current) {
-                var e = origin
-                e.message = Self.cycleMessage(seen.suffix(from: seen.firstIndex(of: current)!) + [current])
-                throw e
-            }
-            seen.append(current)
-            visited.insert(current)
-            guard let token = tokens[current] else {
-                var e = origin
-                e.message = "unresolved token alias {\(current)}" + (seen.count > 1 ? " (via {\(path)})" : "") + " in \(file)"
-                throw e
-            }
-            if declared == nil { declared = token.type }
-            if case let .string(s) = token.value.value, let next = Self.aliasPath(s) {
-                current = next
-                continue
-            }
-            return (token.value, token.type ?? declared, current)
-        }
+        let tokens = try chain(path, origin: origin)
+        let last = tokens.last!
+        return (last.value, last.type ?? tokens.lazy.compactMap(\.type).first, last.path)
+    }
+}
+
+extension JSONNode {
+    var isObject: Bool {
+        if case .object = value { return true }
+        return false
+    }
+}
+
+extension JSONValue {
+    var stringValue: String? {
+        if case let .string(s) = self { return s }
+        return nil
     }
 }
 
