@@ -21,10 +21,10 @@ public struct ImageAspectRule: AuditRule {
     For image checkboxes and image switches, at every Dynamic Type size and display scale: the aspect ratio (width / \
     height) of the ink of each state's image as drawn — the bounding box of the image's coverage, \
     the image drawn alone on transparency, to a fraction of a pixel at its edges — against the aspect \
-    ratio of the ink of the SVG rendered alone at 512 px. A pixel's rounding is allowed at the scale \
+    ratio of the ink of the image file (SVG or PNG) rendered alone at 512 px. A pixel's rounding is allowed at the scale \
     measured: the drawn aspect is taken as the range it could have with each of the ink's width and \
     height off by up to one pixel (1/scale pt), from (w − 1 px) / (h + 1 px) to (w + 1 px) / (h − 1 px). \
-    The SVG's aspect more than `tolerance` (1 %) beyond that range is an error. Empty and fully \
+    The image file's aspect more than `tolerance` (1 %) beyond that range is an error. Empty and fully \
     transparent images are skipped.
     """
     public let fix = """
@@ -174,7 +174,7 @@ public struct ImageAspectRule: AuditRule {
             let message = "the \(name) image is drawn\(mode) with its ink \(Format.points(worst.ink.width)) × "
                 + "\(Format.points(worst.ink.height)) pt (aspect \(aspect(drawn)); \(aspect(worst.range.lowerBound))–"
                 + "\(aspect(worst.range.upperBound)) with each side off by up to 1 px, \(Format.number(pixel)) pt at @\(scale)x); "
-                + "the SVG's own ink is \(Format.points(sourceInk.width)) × \(Format.points(sourceInk.height)) (aspect \(aspect(source))): "
+                + "the image file's own ink is \(Format.points(sourceInk.width)) × \(Format.points(sourceInk.height)) (aspect \(aspect(source))): "
                 + "\(Format.percent(worst.off)) off, \(Format.percent(worst.beyond, threshold: tolerance, failsBelow: false)) beyond "
                 + "that pixel; allowed \(Format.thresholdPercent(tolerance)); at \(Format.sizes(sizes))"
             out.append(Finding(rule: id, severity: defaultSeverity, criterion: criterion,

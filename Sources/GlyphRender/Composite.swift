@@ -62,18 +62,7 @@ public final class Canvas {
     static func surface(from raster: Raster) -> OpaquePointer {
         let s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(raster.width), Int32(raster.height))!
         let stride = Int(cairo_image_surface_get_stride(s))
-        let dst = cairo_image_surface_get_data(s)!
-        raster.pixels.withUnsafeBufferPointer { px in
-            for y in 0..<raster.height {
-                let row = UnsafeMutableRawPointer(dst + y * stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<raster.width {
-                    let i = (y * raster.width + x) * 4
-                    let a = UInt32(px[i + 3])
-                    func pre(_ c: UInt8) -> UInt32 { (UInt32(c) * a + 127) / 255 }
-                    row[x] = a << 24 | pre(px[i]) << 16 | pre(px[i + 1]) << 8 | pre(px[i + 2])
-                }
-            }
-        }
+        PNGImage.premultiply(raster, into: cairo_image_surface_get_data(s)!, stride: stride)
         cairo_surface_mark_dirty(s)
         return s
     }

@@ -72,7 +72,7 @@ struct ImageAspectTests {
             #expect(abs(f.numbers["offBeyondPixel"]! - (1 - (44 + 1.0 / 3) / (44 - 1.0 / 3) / 2)) < 1e-3)
             #expect(f.message == "the \(name) image is drawn (contentMode scaleToFill) with its ink 44.0 × 44.0 pt (aspect 1.000; "
                     + "0.985–1.015 with each side off by up to 1 px, 0.333 pt at @3x); "
-                    + "the SVG's own ink is 40.0 × 20.0 (aspect 2.000): 50% off, 49.2% beyond that pixel; allowed 1%; at xS L AX5")
+                    + "the image file's own ink is 40.0 × 20.0 (aspect 2.000): 50% off, 49.2% beyond that pixel; allowed 1%; at xS L AX5")
             #expect(f.location?.keyPath == "images.contentMode")
             #expect(f.location?.line == s.spec.lines["images.contentMode"])
             if case let .outline(_, r) = f.picture {
@@ -216,7 +216,7 @@ struct ImageAspectTests {
             #expect(abs(f.numbers["drawnAspectLow"]! - low) < 1e-3 && abs(f.numbers["drawnAspectHigh"]! - high) < 1e-3, "@\(scale)x")
             if scale == 2 {
                 #expect(f.message == "the on image is drawn (contentMode scaleToFill) with its ink 42.8 × 42.2 pt (aspect 1.014; "
-                        + "0.990–1.038 with each side off by up to 1 px, 0.5 pt at @2x); the SVG's own ink is 35.0 × 23.0 "
+                        + "0.990–1.038 with each side off by up to 1 px, 0.5 pt at @2x); the image file's own ink is 35.0 × 23.0 "
                         + "(aspect 1.522): 33.4% off, 31.8% beyond that pixel; allowed 1%; at L")
             }
         }
