@@ -18,18 +18,25 @@ public struct RGBA: Sendable, Hashable, Codable {
         self.init(r: Double(r8) / 255, g: Double(g8) / 255, b: Double(b8) / 255, a: Double(a8) / 255)
     }
 
-    /// Parses `#RRGGBB` or `#RRGGBBAA` (case-insensitive).
+    /// Parses `#RGB`, `#RGBA`, `#RRGGBB` or `#RRGGBBAA` (ASCII hex digits, case-insensitive; a short
+    /// form doubles each digit, as CSS does).
     public init?(hex: String) {
         guard hex.hasPrefix("#") else { return nil }
-        let digits = hex.dropFirst()
-        guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
-              let value = UInt64(digits, radix: 16) else { return nil }
-        if digits.count == 6 {
-            self.init(r8: UInt8((value >> 16) & 0xFF), g8: UInt8((value >> 8) & 0xFF), b8: UInt8(value & 0xFF))
-        } else {
-            self.init(r8: UInt8((value >> 24) & 0xFF), g8: UInt8((value >> 16) & 0xFF),
-                      b8: UInt8((value >> 8) & 0xFF), a8: UInt8(value & 0xFF))
+        let digits = Array(hex.utf8.dropFirst())
+        guard [3, 4, 6, 8].contains(digits.count) else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
+            default: nil
+            }
         }
+        let nibbles = digits.map(nibble)
+        guard nibbles.allSatisfy({ $0 != nil }) else { return nil }
+        let n = nibbles.map { $0! }
+        let bytes = n.count <= 4 ? n.map { $0 << 4 | $0 } : stride(from: 0, to: n.count, by: 2).map { n[$0] << 4 | n[$0 + 1] }
+        self.init(r8: bytes[0], g8: bytes[1], b8: bytes[2], a8: bytes.count == 4 ? bytes[3] : 255)
     }
 
     package static func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }

@@ -85,17 +85,11 @@ public enum CSSColor {
 
     // MARK: Transfer functions (extended to negative values by symmetry)
 
-    /// sRGB (and Display P3) encoded → linear.
-    public static func srgbToLinear(_ c: Double) -> Double {
-        let a = abs(c)
-        return a <= 0.04045 ? c / 12.92 : (c < 0 ? -1 : 1) * pow((a + 0.055) / 1.055, 2.4)
-    }
+    /// sRGB (and Display P3) encoded → linear, extended to negative values by symmetry.
+    public static func srgbToLinear(_ c: Double) -> Double { (c < 0 ? -1 : 1) * SRGB.toLinear(abs(c)) }
 
-    /// sRGB (and Display P3) linear → encoded.
-    public static func srgbFromLinear(_ c: Double) -> Double {
-        let a = abs(c)
-        return a > 0.0031308 ? (c < 0 ? -1 : 1) * (1.055 * pow(a, 1 / 2.4) - 0.055) : 12.92 * c
-    }
+    /// sRGB (and Display P3) linear → encoded, extended to negative values by symmetry.
+    public static func srgbFromLinear(_ c: Double) -> Double { (c < 0 ? -1 : 1) * SRGB.fromLinear(abs(c)) }
 
     static func a98ToLinear(_ c: Double) -> Double { (c < 0 ? -1 : 1) * pow(abs(c), 563.0 / 256) }
 
@@ -243,8 +237,16 @@ public enum CSSColorSpace: String, Sendable, CaseIterable {
 
     /// The colour converted to sRGB for drawing: in gamut it is taken as is (each channel clipped to
     /// [0, 1] against rounding noise); outside it is gamut-mapped as CSS Color 4 says.
+    /// The gamma-encoded spaces (srgb, hsl, hwb) are taken to sRGB without going through linear
+    /// light, so a channel exactly half-way between two bytes stays exactly there.
     public func toSRGB(_ components: [Double], alpha: Double = 1) -> SRGBConversion {
-        SRGBConversion(linear: linearSRGB(components), alpha: alpha)
+        let c = components
+        switch self {
+        case .srgb: return SRGBConversion(encoded: c, alpha: alpha)
+        case .hsl: return SRGBConversion(encoded: CSSColor.hslToSRGB(c[0], c[1], c[2]), alpha: alpha)
+        case .hwb: return SRGBConversion(encoded: CSSColor.hwbToSRGB(c[0], c[1], c[2]), alpha: alpha)
+        default: return SRGBConversion(linear: linearSRGB(c), alpha: alpha)
+        }
     }
 }
 
@@ -262,7 +264,16 @@ public struct SRGBConversion: Sendable, Equatable {
 
     /// From linear-light sRGB (unclipped) and alpha.
     public init(linear: [Double], alpha: Double) {
-        encoded = linear.map(CSSColor.srgbFromLinear)
+        self.init(encoded: linear.map(CSSColor.srgbFromLinear), linear: linear, alpha: alpha)
+    }
+
+    /// From gamma-encoded sRGB (unclipped) and alpha.
+    public init(encoded: [Double], alpha: Double) {
+        self.init(encoded: encoded, linear: encoded.map(CSSColor.srgbToLinear), alpha: alpha)
+    }
+
+    private init(encoded: [Double], linear: [Double], alpha: Double) {
+        self.encoded = encoded
         let tolerance = 1e-6
         outOfGamut = encoded.contains { $0 < -tolerance || $0 > 1 + tolerance }
         func clip(_ v: Double) -> Double { min(max(v, 0), 1) }

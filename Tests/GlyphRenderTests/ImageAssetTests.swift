@@ -445,6 +445,11 @@ struct ImageAssetTests {
              #"images[0].appearances[0].value: unknown luminosity "dim"; expected "light" or "dark""#),
             (Self.contents([Self.entry("a.png", scale: "1x")], properties: #""template-rendering-intent" : "automatic""#),
              #"properties.template-rendering-intent: unknown value "automatic"; expected "template" or "original""#),
+            // Xcode's slicing and alignment insets: named, not "unknown key".
+            (Self.contents(["{ \"idiom\" : \"universal\", \"filename\" : \"a.png\", \"scale\" : \"1x\", \"resizing\" : { \"mode\" : \"9-part\" } }"]),
+             #"images[0].resizing: slicing ("resizing", Xcode's Slicing inspector) is not modelled"#),
+            (Self.contents(["{ \"idiom\" : \"universal\", \"filename\" : \"a.png\", \"scale\" : \"1x\", \"alignment-insets\" : { \"top\" : 1 } }"]),
+             "images[0].alignment-insets: alignment insets are not modelled"),
         ]
         for (text, words) in cases {
             f.write("A.xcassets/x.imageset/Contents.json", text)

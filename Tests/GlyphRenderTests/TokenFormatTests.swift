@@ -62,6 +62,17 @@ struct ColorSpaceTests {
         #expect(Self.hex(.oklch, [0, 0, 0]) == "#000000")
     }
 
+    @Test("srgb, hsl and hwb go to sRGB without a round trip through linear light: a channel half-way between two bytes stays there")
+    func halfWayBytes() {
+        for k in 0..<255 {
+            let v = (Double(k) + 0.5) / 255
+            let srgb = CSSColorSpace.srgb.toSRGB([v, v, v])
+            #expect(srgb.encoded == [v, v, v] && srgb.mapped.r == v && !srgb.outOfGamut, "\(k)")
+            // An hsl grey is its lightness exactly.
+            #expect(CSSColorSpace.hsl.toSRGB([0, 0, v * 100]).encoded.allSatisfy { abs($0 - v) < 1e-15 }, "\(k)")
+        }
+    }
+
     @Test("the DTCG colour module's own \"Hot pink\" examples, whose hex is #ff00ff")
     func hotPink() {
         // 2025.10 colour module §4.2: components given "to ensure that the fallback color is exactly the
@@ -91,7 +102,7 @@ struct ColorSpaceTests {
 
 @Suite("Tokens Studio colour modifiers: as sd-transforms v2.0.3 applies them")
 struct StudioModifierTests {
-    static func hex(_ s: String) -> RGBA { ValueReader.hexColor(s)! }
+    static func hex(_ s: String) -> RGBA { RGBA(hex: s)! }
 
     @Test("darken 0.2 of #C14242 in each space (sd-transforms test/spec/color-modifiers/transformColorModifiers.spec.ts, format hex)")
     func darkenEachSpace() {
@@ -169,6 +180,10 @@ struct StudioModifierTests {
         let space = try #require(failure(spec(##"{ "type": "lighten", "value": "0.1", "space": "oklab" }"##)))
         #expect(space.keyPath == "themes.default.fill")
         #expect(space.message.contains("token fill in ") && space.message.contains("Tokens Studio modify lighten has space \"oklab\"; it takes srgb, hsl, lch or p3"), "\(space.message)")
+        // A modifier given as a reference to nothing says which token's modify it is.
+        let nowhere = try #require(failure(spec(##""{nowhere}""##)))
+        #expect(nowhere.message.contains("token fill in ") && nowhere.message.contains("Tokens Studio modify is {nowhere}: unresolved token alias {nowhere}"),
+                "\(nowhere.message)")
         let kind = try #require(failure(spec(##"{ "type": "saturate", "value": "0.1", "space": "srgb" }"##)))
         #expect(kind.message.contains("has type \"saturate\"; Tokens Studio's modifiers are lighten, darken, alpha and mix"), "\(kind.message)")
         let math = try #require(failure(spec(##"{ "type": "mix", "value": "0.5 + 6 * 0.04", "space": "srgb", "color": "#4477DD" }"##)))
@@ -247,6 +262,16 @@ struct TokenFileTests {
         #expect(parent.message.contains("circular group extension"), "\(parent)")
         let token = try #require(failure(tokenSpec("{\n\(groups),\n\"bad\": { \"$extends\": \"{button.text}\" }\n}", fill: "{button.text}")))
         #expect(token.keyPath == "bad.$extends" && token.message.contains("which is a token; a group can only extend a group"), "\(token)")
+        // The extended group's own $type and $deprecated come along (the extending group's own win).
+        let typed = ##"{ "base": { "$type": "dimension", "$deprecated": "use new", "a": { "$value": "#248A3D" } }, "ext": { "$extends": "{base}" }, "##
+        for path in ["base.a", "ext.a"] {
+            let e = try #require(failure(tokenSpec(typed + ##""own": { "$extends": "{base}", "$type": "color" } }"##, fill: "{\(path)}")), "\(path)")
+            #expect(e.message.contains("has $type \"dimension\""), "\(path): \(e)")
+        }
+        let own = try tokenSpec(typed + ##""own": { "$extends": "{base}", "$type": "color", "$deprecated": false } }"##, fill: "{own.a}").get()
+        #expect(own.themes[0].colors[.fill]?.rgba.hex == "#248A3D" && own.warnings.isEmpty, "\(own.warnings)")
+        let colorBase = ##"{ "base": { "$type": "color", "$deprecated": "use new", "a": { "$value": "#248A3D" } }, "ext": { "$extends": "{base}" } }"##
+        #expect(try tokenSpec(colorBase, fill: "{ext.a}").get().warnings.map(\.message).contains { $0.contains("ext.a") && $0.hasSuffix("is deprecated: use new") })
     }
 
     @Test("tokens and groups a file expands to through $extends are limited: at the limit it loads, one past it is refused")
@@ -326,6 +351,9 @@ struct TokenFileTests {
         func message(_ value: String) -> String {
             failure(tokenSpec(##"{ "fill": { "$type": "color", "$value": \##(value) } }"##))?.message ?? "accepted"
         }
+        // Only ASCII hex digits: full-width ones (U+FF26 …) are not a colour, and no crash.
+        #expect(message(##""#ＦＦＦ""##).contains("value is not a colour"))
+        #expect(failure(loadSpec(checkboxSpec(themes: ##"{ "default": { "surface": "#ＦＦＦ", "border": "#767676", "fill": "#E00800", "mark": "#FFF" } }"##))) != nil)
         #expect(message(##"{ "colorSpace": "cmyk", "components": [0, 0, 0] }"##).contains("unknown colour space \"cmyk\"; the 2025.10 colour module has srgb, srgb-linear, hsl"))
         #expect(message(##"{ "colorSpace": "srgb", "components": [1.2, 0, 0] }"##).contains("srgb red 1.2 is out of range (0…1)"))
         #expect(message(##"{ "hex": "#ff00ff" }"##).contains("\"hex\" is only a fallback"))
@@ -370,5 +398,24 @@ struct TokenFileTests {
 
         let plain = try tokenSpec(tokens).get().themes[0].colors[.fill]
         #expect(plain?.rgba == RGBA(r8: 0x33, g8: 0x88, b8: 0xDD) && plain?.note == nil && plain?.tokenLine == 2)
+    }
+}
+
+@Suite("DTCG dimensions")
+struct TokenDimensionTests {
+    @Test("a DTCG dimension object's unit is px or rem (2025.10); pt only in a spec's own literal")
+    func units() throws {
+        let tokens = ##"{ "w": { "$type": "dimension", "$value": { "value": 51, "unit": "pt" } }, "r": { "$type": "dimension", "$value": { "value": 2, "unit": "rem" } } }"##
+        var r = SpecReader(file: "spec.json", tokens: try TokenSet(file: "t.tokens.json", root: JSONReader.parse(Data(tokens.utf8)), format: .dtcg))
+        func alias(_ s: String) -> JSONNode { JSONNode(value: .string(s), line: 1, column: 1) }
+        #expect(try r.length(alias("{r}"), "sizes.md.size") == 32)
+        do {
+            _ = try r.length(alias("{w}"), "sizes.md.size")
+            Issue.record("a pt dimension token was accepted")
+        } catch {
+            #expect(error.message.contains("\"px\" or \"rem\""), "\(error)")
+        }
+        let literal = try JSONReader.parse(Data(#"{ "value": 20, "unit": "pt" }"#.utf8))
+        #expect(try r.length(literal, "sizes.md.size") == 20)
     }
 }

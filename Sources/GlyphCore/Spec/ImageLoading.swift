@@ -215,6 +215,15 @@ struct ImageLoader {
         }
         for (i, item) in try cr.array(top["images"]!, "images").enumerated() {
             let p = "images[\(i)]"
+            // Xcode's own keys for what glyphaudit does not draw: named, not "unknown".
+            if case let .object(members) = item.value,
+               let (key, value) = members.first(where: { ["alignment-insets", "resizing"].contains($0.key) }) {
+                throw cr.error("\(p).\(key)", value, key == "resizing"
+                    ? "slicing (\"resizing\", Xcode's Slicing inspector) is not modelled: glyphaudit draws the whole image "
+                        + "scaled into its box; remove the slicing from this image set to audit it"
+                    : "alignment insets are not modelled: glyphaudit fits the image's whole canvas into its box; remove them "
+                        + "from this image set (or crop the image) to audit it")
+            }
             let e = try cr.object(item, p, allowed: ["filename", "idiom", "scale", "appearances"] + unmodelledKeys)
             var skip = false
             for k in unmodelledKeys where e[k] != nil {

@@ -133,7 +133,7 @@ package struct SpecReader {
                 }
                 value = v
             case .object:
-                do { value = try ValueReader.dimension(node, tokensStudio: false) } catch { throw self.error(path, node, error.message) }
+                do { value = try ValueReader.dimension(node, tokensStudio: false, allowPoints: true) } catch { throw self.error(path, node, error.message) }
             default:
                 throw error(path, node, "expected a length, found \(node.typeName)")
             }

@@ -102,7 +102,7 @@ enum ValueReader {
         var warnings: [String] = []
         if let h = node["hex"] {
             let ok: Bool
-            if case let .string(s) = h.value, s.count == 7, s.hasPrefix("#"), s.dropFirst().allSatisfy(\.isHexDigit) { ok = true } else { ok = false }
+            if case let .string(s) = h.value, s.utf8.count == 7, RGBA(hex: s) != nil { ok = true } else { ok = false }
             if !ok {
                 warnings.append("the colour's \"hex\" fallback should be 6-digit \"#rrggbb\" (2025.10 colour module); "
                                 + "it is not used: the components are")
@@ -128,7 +128,7 @@ enum ValueReader {
     /// A colour string: hex, or CSS `rgb()`, `rgba()`, `hsl()`, `hsla()` (comma or space syntax).
     static func cssColor(_ raw: String) -> RGBA? {
         let s = raw.trimmingCharacters(in: .whitespaces)
-        if s.hasPrefix("#") { return hexColor(s) }
+        if s.hasPrefix("#") { return RGBA(hex: s) }
         let lower = s.lowercased()
         guard let open = lower.firstIndex(of: "("), lower.hasSuffix(")") else { return nil }
         let name = String(lower[..<open])
@@ -169,15 +169,6 @@ enum ValueReader {
         return RGBA(r: min(max(c[0], 0), 1), g: min(max(c[1], 0), 1), b: min(max(c[2], 0), 1), a: alpha)
     }
 
-    /// `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa` (case-insensitive).
-    static func hexColor(_ s: String) -> RGBA? {
-        let digits = Array(s.dropFirst())
-        guard [3, 4, 6, 8].contains(digits.count), digits.allSatisfy(\.isHexDigit) else { return nil }
-        let full = digits.count <= 4 ? digits.flatMap { [$0, $0] } : digits
-        let bytes = stride(from: 0, to: full.count, by: 2).map { UInt8(String(full[$0...$0 + 1]), radix: 16)! }
-        return RGBA(r8: bytes[0], g8: bytes[1], b8: bytes[2], a8: bytes.count == 4 ? bytes[3] : 255)
-    }
-
     // MARK: Dimensions
 
     /// A length unit and its points (px = pt; 1 rem = 16 px).
@@ -208,7 +199,10 @@ enum ValueReader {
     }
 
     /// A length in points: a number, a dimension string, or a DTCG dimension `{value, unit}`.
-    static func dimension(_ node: JSONNode, tokensStudio: Bool, what: String = "value") throws(ValueProblem) -> Double {
+    /// A dimension object's unit is `px` or `rem` (DTCG 2025.10); `allowPoints` (a spec's own
+    /// literal) takes `pt` too.
+    static func dimension(_ node: JSONNode, tokensStudio: Bool, what: String = "value",
+                          allowPoints: Bool = false) throws(ValueProblem) -> Double {
         switch node.value {
         case let .number(v):
             return v
@@ -223,7 +217,7 @@ enum ValueReader {
                                + "\"20px\" or \"1.25rem\")")
         case .object:
             guard let v = node["value"], case let .number(num) = v.value,
-                  let u = node["unit"], case let .string(unit) = u.value, let factor = unitFactor(unit) else {
+                  let u = node["unit"], case let .string(unit) = u.value, unit != "pt" || allowPoints, let factor = unitFactor(unit) else {
                 throw ValueProblem(message: "expected a dimension {\"value\": number, \"unit\": \"px\" or \"rem\"}")
             }
             return num * factor
@@ -378,7 +372,7 @@ extension TokenSet {
         guard t.lowercased().hasPrefix("rgba("), t.hasSuffix(")") else { return s }
         let args = t.dropFirst(5).dropLast().split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        guard args.count == 2, let c = ValueReader.hexColor(args[0]) else { return s }
+        guard args.count == 2, let c = RGBA(hex: args[0]) else { return s }
         return "rgba(\(RGBA.byte(c.r)), \(RGBA.byte(c.g)), \(RGBA.byte(c.b)), \(args[1]))"
     }
 
@@ -415,10 +409,14 @@ extension TokenSet {
     private func modify(_ base: RGBA, token: Token, modify node: JSONNode, ref: String, origin: InputError,
                         resolving: [String]) throws(InputError) -> RGBA {
         var m = node
-        if case let .string(s) = node.value, let alias = Self.aliasPath(s) {
-            m = try valueNode(chain(alias, origin: origin).last!, origin: origin)
-        }
         let prefix = "\(place(token, ref)): Tokens Studio modify"
+        if case let .string(s) = node.value, let alias = Self.aliasPath(s) {
+            do { m = try valueNode(chain(alias, origin: origin).last!, origin: origin) } catch {
+                var e = error
+                e.message = "\(prefix) is \(s): \(e.message)"
+                throw e
+            }
+        }
         guard case .object = m.value else { throw fail(origin, "\(prefix) must be an object {type, value, space}, found \(m.typeName)") }
         guard case let .string(kindName)? = m["type"]?.value, let kind = StudioColorModifier.Kind(rawValue: kindName) else {
             throw fail(origin, "\(prefix) has type \(m["type"].map { "\"\($0.value.stringValue ?? $0.typeName)\"" } ?? "missing"); "

@@ -162,13 +162,17 @@ public struct TokenSet: Sendable {
                         + "file: " + Self.readAsTokensStudio)
         }
         groups.insert(path.joined(separator: "."))
+        // The group's members with what `$extends` brings: the extended group's own `$type` and
+        // `$deprecated` too (its own win).
+        let merged = try members(of: node, path, cache: &cache)
+        let group = JSONNode(value: .object(merged), line: node.line, column: node.column)
         var type = inheritedType
-        if let t = node["$type"] {
+        if let t = group["$type"] {
             guard case let .string(s) = t.value else { throw error(path + ["$type"], t, "expected a string, found \(t.typeName)") }
             type = s
         }
-        let groupDeprecated = try deprecation(node, path) ?? deprecated
-        for (key, child) in try members(of: node, path, cache: &cache) {
+        let groupDeprecated = try deprecation(group, path) ?? deprecated
+        for (key, child) in merged {
             if key == "$root" {
                 guard case .object = child.value, child["$value"] != nil || child["$ref"] != nil
                         || (format == .tokensStudio && Self.isLegacyToken(child)) else {
