@@ -419,3 +419,65 @@ struct TokenDimensionTests {
         #expect(try r.length(literal, "sizes.md.size") == 20)
     }
 }
+
+@Suite("Tokens Studio themes: a spec theme reads the token sets of one $themes entry")
+struct StudioThemeTests {
+    /// Tokens Studio's own layout: sets at the top, `$metadata.tokenSetOrder`, and `$themes` whose
+    /// `selectedTokenSets` mark each set enabled, source or disabled.
+    static let file = """
+    {
+      "core": { "palette": { "blue": { "value": "#0A84FF", "type": "color" }, "navy": { "value": "#0040DD", "type": "color" },
+                             "white": { "value": "#FFFFFF", "type": "color" }, "black": { "value": "#000000", "type": "color" } } },
+      "light": { "accent": { "value": "{palette.navy}", "type": "color" }, "surface": { "value": "{palette.white}", "type": "color" } },
+      "dark": { "accent": { "value": "{palette.blue}", "type": "color" }, "surface": { "value": "{palette.black}", "type": "color" } },
+      "$themes": [
+        { "id": "l", "name": "Light", "group": "Mode", "selectedTokenSets": { "core": "source", "light": "enabled", "dark": "disabled" } },
+        { "id": "d", "name": "Dark", "group": "Mode", "selectedTokenSets": { "core": "source", "dark": "enabled" } },
+        { "id": "x", "name": "Dark", "group": "Contrast", "selectedTokenSets": { "core": "enabled" } }
+      ],
+      "$metadata": { "tokenSetOrder": ["core", "light", "dark"] }
+    }
+    """
+
+    static func spec(_ themes: String) -> Result<Spec, InputError> {
+        loadSpec(checkboxSpec(##""tokens": "t.tokens.json","##, themes: themes), files: ["t.tokens.json": file])
+    }
+
+    static func theme(_ extra: String) -> String {
+        ##"{ "surface": "{surface}", "border": "{accent}", "fill": "{accent}", "mark": "#FFFFFF" \##(extra) }"##
+    }
+
+    @Test("tokensTheme and tokenSets pick the sets; without them every set is read and the last wins")
+    func picks() throws {
+        let spec = try Self.spec(##"{ "default": \##(Self.theme(#", "tokensTheme": "Light""#)), "inverse": \##(Self.theme(#", "tokensTheme": "Mode/Dark""#)), "## +
+                                 ##""sets": \##(Self.theme(#", "tokenSets": ["core", "light"]"#)), "all": \##(Self.theme("")) }"##).get()
+        func colours(_ name: String) -> [String] {
+            let t = spec.themes.first { $0.name == name }!
+            return [t.colors[.surface]!.rgba.hex, t.colors[.fill]!.rgba.hex]
+        }
+        #expect(colours("default") == ["#FFFFFF", "#0040DD"])
+        #expect(colours("inverse") == ["#000000", "#0A84FF"])
+        #expect(colours("sets") == ["#FFFFFF", "#0040DD"])
+        // Every set, in tokenSetOrder: dark is last, so it wins (as Tokens Studio merges sets).
+        #expect(colours("all") == ["#000000", "#0A84FF"])
+    }
+
+    @Test("an unknown or ambiguous theme, an unknown set, and a file without sets are refused at the key")
+    func refused() throws {
+        func message(_ extra: String) -> String {
+            guard case let .failure(e) = Self.spec(##"{ "default": \##(Self.theme(extra)) }"##) else { return "accepted" }
+            return "\(e.keyPath ?? ""): \(e.message)"
+        }
+        #expect(message(#", "tokensTheme": "Sepia""#).hasPrefix(#"themes.default.tokensTheme: no Tokens Studio theme "Sepia" in "#))
+        #expect(message(#", "tokensTheme": "Sepia""#).hasSuffix(#"its themes: "Mode/Light", "Mode/Dark", "Contrast/Dark""#))
+        #expect(message(#", "tokensTheme": "Dark""#).contains(#""Dark" names 2 themes"#))
+        #expect(message(#", "tokenSets": ["core", "sepia"]"#).hasPrefix(#"themes.default.tokenSets[1]: no token set "sepia""#))
+        // Contrast/Dark reads core only: {accent} is in no set it reads.
+        #expect(message(#", "tokensTheme": "Contrast/Dark""#).contains("unresolved token alias {surface}"))
+        let dtcg = loadSpec(checkboxSpec(##""tokens": "t.tokens.json","##,
+                                         themes: ##"{ "default": { "surface": "#FFFFFF", "border": "#767676", "fill": "{f}", "mark": "#FFF", "tokensTheme": "Light" } }"##),
+                            files: ["t.tokens.json": ##"{ "f": { "$type": "color", "$value": "#E00800" } }"##])
+        guard case let .failure(e) = dtcg else { Issue.record("accepted"); return }
+        #expect(e.keyPath == "themes.default.tokensTheme" && e.message.contains("picks token sets of a Tokens Studio file"), "\(e)")
+    }
+}

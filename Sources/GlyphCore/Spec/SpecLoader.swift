@@ -272,6 +272,44 @@ private struct SpecParser {
                     tokenFile: tokenFile, lines: r.lines, warnings: r.warnings)
     }
 
+    /// The token sets a theme reads: its `tokensTheme` (a Tokens Studio theme of the token file) or
+    /// its `tokenSets` (set names); nil for every set.
+    mutating func tokenSets(_ m: [String: JSONNode], _ p: String) throws(InputError) -> [String]? {
+        guard m["tokensTheme"] != nil || m["tokenSets"] != nil else { return nil }
+        let key = m["tokensTheme"] != nil ? "tokensTheme" : "tokenSets"
+        let node = m[key]!
+        if m["tokensTheme"] != nil, let other = m["tokenSets"] {
+            throw r.error("\(p).tokenSets", other, "give either \"tokensTheme\" or \"tokenSets\", not both")
+        }
+        guard let tokens = r.tokens, tokens.format == .tokensStudio, !tokens.sets.isEmpty else {
+            throw r.error("\(p).\(key)", node, "\"\(key)\" picks token sets of a Tokens Studio file (one with \"$themes\" or "
+                          + "\"$metadata\"), but " + (r.tokens == nil ? "the spec loads no token file" : "\(r.tokens!.file) has no token sets"))
+        }
+        if key == "tokensTheme" {
+            let name = try r.string(node, "\(p).tokensTheme")
+            let hits = tokens.studioThemes.filter { $0.fullName == name || $0.name == name }
+            guard hits.count == 1 else {
+                let known = tokens.studioThemes.map { "\"\($0.fullName)\"" }
+                throw r.error("\(p).tokensTheme", node, hits.isEmpty
+                    ? "no Tokens Studio theme \"\(name)\" in \(tokens.file); " + (known.isEmpty ? "it has no $themes" : "its themes: \(known.joined(separator: ", "))")
+                    : "\"\(name)\" names \(hits.count) themes in \(tokens.file) (in different groups); write it as group/name: "
+                        + hits.map { "\"\($0.fullName)\"" }.joined(separator: ", "))
+            }
+            return hits[0].sets
+        }
+        var names: [String] = []
+        for (i, item) in try r.array(node, "\(p).tokenSets").enumerated() {
+            let set = try r.string(item, "\(p).tokenSets[\(i)]")
+            guard tokens.sets.contains(set) else {
+                throw r.error("\(p).tokenSets[\(i)]", item, "no token set \"\(set)\" in \(tokens.file); its sets: "
+                              + tokens.sets.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            names.append(set)
+        }
+        if names.isEmpty { throw r.error("\(p).tokenSets", node, "the set list is empty") }
+        return names
+    }
+
     /// The `images` keys of a three-state image checkbox, refused for an image switch.
     static let checkboxOnlyImageKeys = ["clear", "threeState", "useOffImageForClear"]
 
@@ -404,7 +442,12 @@ private struct SpecParser {
         for (name, n) in entries {
             let p = "themes.\(name)"
             try r.fileName(name, p, n, what: "a theme name")
-            let m = try r.object(n, p, allowed: roleNames + ["states", "imageOpacity", "appearance"], required: ["surface"])
+            let m = try r.object(n, p, allowed: roleNames + ["states", "imageOpacity", "appearance", "tokensTheme", "tokenSets"],
+                                 required: ["surface"])
+            // Its colours from a Tokens Studio theme's sets, or sets named here.
+            let fileTokens = r.tokens
+            defer { r.tokens = fileTokens }
+            if let sets = try tokenSets(m, p) { r.tokens = fileTokens?.reading(sets: sets) }
             var colors: [ColorRole: AuthoredColor] = [:]
             for role in ColorRole.allCases {
                 if let c = m[role.rawValue] { colors[role] = try r.color(c, "\(p).\(role.rawValue)") }

@@ -42,6 +42,16 @@ public struct TokenSet: Sendable {
         public var line: Int { value.line }
     }
 
+    /// A Tokens Studio theme: its name (and group), and the sets it reads — those it marks
+    /// `enabled` or `source`, in the file's set order (`disabled` and unlisted sets are left out).
+    public struct StudioTheme: Sendable, Equatable {
+        public var name: String
+        public var group: String?
+        public var sets: [String]
+        /// `group/name` when it has a group, as Tokens Studio shows it.
+        public var fullName: String { group.map { "\($0)/\(name)" } ?? name }
+    }
+
     public let file: String
     /// `.dtcg` or `.tokensStudio` (never `.auto`: what it was detected as).
     public let format: Format
@@ -53,6 +63,9 @@ public struct TokenSet: Sendable {
     /// Tokens Studio token sets, in order: a reference without a set's name resolves in the last
     /// set (in this order) that has the token, as Tokens Studio merges sets.
     public private(set) var sets: [String] = []
+    /// Tokens Studio themes (`$themes`), in file order: a spec's theme may read the token file as one
+    /// of them (`"tokensTheme"`).
+    public private(set) var studioThemes: [StudioTheme] = []
     /// The file as parsed (for JSON Pointers).
     let root: JSONNode
     /// Nodes visited while collecting (an `$extends` chain can multiply a file's tokens), and the
@@ -85,9 +98,54 @@ public struct TokenSet: Sendable {
             }
             let names = members.map(\.key).filter { !$0.hasPrefix("$") }
             sets = order.filter(names.contains) + names.filter { !order.contains($0) }
+            if let themes = root["$themes"] { studioThemes = try Self.studioThemes(themes, sets: sets, file: file) }
         }
         var cache: [String: [(key: String, value: JSONNode)]] = [:]
         try collect(root, path: [], inheritedType: nil, deprecated: nil, cache: &cache)
+    }
+
+    /// `$themes`: an array of `{name, group?, selectedTokenSets: {set: "enabled" | "source" | "disabled"}}`
+    /// (other members, such as `id` and Figma's, are not used).
+    private static func studioThemes(_ node: JSONNode, sets: [String], file: String) throws(InputError) -> [StudioTheme] {
+        func fail(_ path: String, _ n: JSONNode, _ message: String) -> InputError {
+            InputError(file: file, keyPath: path, line: n.line, column: n.column, message: message)
+        }
+        guard case let .array(items) = node.value else { throw fail("$themes", node, "expected an array of themes, found \(node.typeName)") }
+        var out: [StudioTheme] = []
+        for (i, item) in items.enumerated() {
+            let p = "$themes[\(i)]"
+            guard case .object = item.value else { throw fail(p, item, "expected a theme (an object), found \(item.typeName)") }
+            guard let n = item["name"], case let .string(name) = n.value else {
+                throw fail(p, item, "a theme needs \"name\" (a string)")
+            }
+            var group: String?
+            if let g = item["group"] {
+                guard case let .string(s) = g.value else { throw fail(p + ".group", g, "expected a string, found \(g.typeName)") }
+                group = s
+            }
+            var chosen = Set<String>()
+            if let sel = item["selectedTokenSets"] {
+                guard case let .object(members) = sel.value else {
+                    throw fail(p + ".selectedTokenSets", sel, "expected an object {set: \"enabled\" | \"source\" | \"disabled\"}, found \(sel.typeName)")
+                }
+                for (set, status) in members {
+                    guard case let .string(st) = status.value, ["enabled", "source", "disabled"].contains(st) else {
+                        throw fail(p + ".selectedTokenSets." + set, status, "expected \"enabled\", \"source\" or \"disabled\"")
+                    }
+                    if st != "disabled" { chosen.insert(set) }
+                }
+            }
+            out.append(StudioTheme(name: name, group: group, sets: sets.filter(chosen.contains)))
+        }
+        return out
+    }
+
+    /// The file read with only `names` as its sets (a Tokens Studio theme's), in the file's set
+    /// order: a reference without a set's name resolves in those sets only.
+    public func reading(sets names: [String]) -> TokenSet {
+        var copy = self
+        copy.sets = sets.filter(names.contains)
+        return copy
     }
 
     public init(contentsOf url: URL, format: Format = .auto) throws(InputError) {
