@@ -316,6 +316,16 @@ struct ImageSwitchLoadingTests {
         #expect(e.message == "\"\(key)\" is for a three-state image checkbox; a switch has the states off and on and takes images.off and images.on only")
     }
 
+    @Test("shapes on a switch is a warning: a switch has no box shape")
+    func shapesWarned() throws {
+        let spec = try loadSpec(Self.spec().replacingOccurrences(of: #""control": "switch","#, with: #""control": "switch", "shapes": ["circle"],"#),
+                                files: Self.files).get()
+        #expect(spec.warnings.map { "\($0.keyPath ?? ""):\($0.line ?? 0): \($0.message)" }
+                == [#"shapes:1: a switch has no box shape (square or circle): "shapes" is not used"#])
+        #expect(spec.shapes == [.square])
+        #expect(try loadSpec(Self.spec(), files: Self.files).get().warnings.isEmpty)
+    }
+
     @Test("an image switch needs both images")
     func bothImages() {
         guard case let .failure(e) = loadSpec(Self.spec(images: #"{ "on": "on.svg" }"#), files: Self.files) else {

@@ -139,6 +139,9 @@ private struct SpecParser {
                 shapes.append(shape)
             }
             if shapes.isEmpty { throw r.error("shapes", s, "the shape list is empty") }
+            if control == .switch {
+                r.warn("shapes", s, "a switch has no box shape (square or circle): \"shapes\" is not used")
+            }
         }
 
         var images: ImageSetSpec?
