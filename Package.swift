@@ -27,6 +27,12 @@ let package = Package(
             pkgConfig: "librsvg-2.0",
             providers: [.apt(["librsvg2-dev"])]
         ),
+        // poppler's GLib binding (reads PDF, draws its pages through cairo).
+        .systemLibrary(
+            name: "CPoppler",
+            pkgConfig: "poppler-glib",
+            providers: [.apt(["libpoppler-glib-dev"])]
+        ),
         // libpng, for exact (straight-alpha) PNG encode and decode.
         .systemLibrary(
             name: "CPNG",
@@ -42,7 +48,7 @@ let package = Package(
         // syncfs(2) and fstatfs(2), which Swift's Glibc module does not declare.
         .target(name: "CGlyphSys"),
         // The library, one target per stage of the data flow (docs/architecture.md). The compiler
-        // keeps the arrows: only GlyphRender sees cairo, librsvg and pango; only GlyphRaster (and
+        // keeps the arrows: only GlyphRender sees cairo, librsvg, poppler and pango; only GlyphRaster (and
         // what renders) sees libpng; the colour science sees nothing; audit, snapshot and report
         // never see the renderer; nothing sees the CLI.
         .target(name: "GlyphColor", swiftSettings: swift6),
@@ -50,7 +56,7 @@ let package = Package(
         .target(name: "GlyphRaster", dependencies: ["GlyphCore", "GlyphColor", "CGlyphSupport"], swiftSettings: swift6),
         .target(name: "GlyphAudit", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphRender",
-                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "CCairo", "CRsvg"],
+                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "CCairo", "CRsvg", "CPoppler"],
                 swiftSettings: swift6),
         .target(name: "GlyphSnapshot", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphReport", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "GlyphSnapshot"],

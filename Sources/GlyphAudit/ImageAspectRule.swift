@@ -21,7 +21,7 @@ public struct ImageAspectRule: AuditRule {
     For image checkboxes and image switches, at every Dynamic Type size and display scale: the aspect ratio (width / \
     height) of the ink of each state's image as drawn — the bounding box of the image's coverage, \
     the image drawn alone on transparency, to a fraction of a pixel at its edges — against the aspect \
-    ratio of the ink of the image file (SVG or PNG) rendered alone at 512 px. A pixel's rounding is allowed at the scale \
+    ratio of the ink of the image file (SVG, PDF or PNG) rendered alone at 512 px. A pixel's rounding is allowed at the scale \
     measured: the drawn aspect is taken as the range it could have with each of the ink's width and \
     height off by up to one pixel (1/scale pt), from (w − 1 px) / (h + 1 px) to (w + 1 px) / (h − 1 px). \
     The image file's aspect more than `tolerance` (1 %) beyond that range is an error. Empty and fully \

@@ -3,7 +3,7 @@ import GlyphAudit
 import GlyphRaster
 import GlyphCore
 
-/// Reads spec images: SVG with librsvg, PNG with libpng.
+/// Reads spec images: SVG with librsvg, PNG with libpng, PDF with poppler.
 public struct SVGReader: VectorImageReader {
     public init() {}
 
@@ -13,6 +13,16 @@ public struct SVGReader: VectorImageReader {
 
     public func readPNG(data: Data, name: String, scale: Int) throws(InputError) -> any VectorImage {
         try PNGImage(data: data, name: name, scale: scale)
+    }
+
+    public func readPDF(data: Data, name: String) throws(InputError) -> (image: any VectorImage, pages: Int) {
+        let pdf = try PDFImage(data: data, name: name)
+        return (pdf, pdf.pages)
+    }
+
+    public func rasterize(_ image: any VectorImage, scale: Int) -> any VectorImage {
+        guard let pdf = image as? PDFImage else { preconditionFailure("\(image.path): not a PDF read by SVGReader") }
+        return pdf.rasterized(scale: scale)
     }
 }
 

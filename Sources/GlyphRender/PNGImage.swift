@@ -3,7 +3,8 @@ import Foundation
 import GlyphCore
 import GlyphRaster
 
-/// What the renderer draws an image with: an SVG document (librsvg) or a PNG (a cairo image surface).
+/// What the renderer draws an image with: an SVG document (librsvg), a PDF page (poppler) or a PNG
+/// (a cairo image surface).
 protocol CairoImage: VectorImage {
     /// Draws the image fitted into the rect, keeping its aspect ratio, centred (as librsvg fits a
     /// document into a viewport).
@@ -40,14 +41,19 @@ public final class PNGImage: CairoImage, @unchecked Sendable {
 
     /// Decodes PNG bytes (any colour type, bit depth and interlacing; 16-bit channels rounded to the
     /// nearest 8-bit value) made for display scale `scale`.
-    public init(data: Data, name: String, scale: Int) throws(InputError) {
-        path = name
-        self.scale = max(1, scale)
+    public convenience init(data: Data, name: String, scale: Int) throws(InputError) {
         if data.isEmpty { throw InputError(file: name, message: "the PNG file is empty") }
         let decoded: Raster
         do { decoded = try Raster(pngData: data) } catch {
             throw InputError(file: name, message: "cannot read this PNG: \((error as? PNGError)?.message ?? "\(error)")")
         }
+        self.init(raster: decoded, name: name, scale: scale)
+    }
+
+    /// A bitmap already decoded (or drawn: a PDF rasterised for a scale), made for display scale `scale`.
+    public init(raster decoded: Raster, name: String, scale: Int) {
+        path = name
+        self.scale = max(1, scale)
         raster = decoded
         width = Double(decoded.width) / Double(self.scale)
         height = Double(decoded.height) / Double(self.scale)

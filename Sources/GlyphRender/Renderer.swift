@@ -34,7 +34,7 @@ public enum Renderer {
         raster(image: svg, width: width, height: height)
     }
 
-    /// Renders an image file (SVG or PNG) alone onto a transparent canvas, fitted to it keeping its aspect.
+    /// Renders an image file (SVG, PDF or PNG) alone onto a transparent canvas, fitted to it keeping its aspect.
     static func raster(image: any CairoImage, width: Int, height: Int) -> Raster {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
         defer { cairo_surface_destroy(surface) }

@@ -376,8 +376,8 @@ struct ImageAssetTests {
 
     static let svg24 = ##"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="12"><rect width="24" height="12" fill="#0000FF"/></svg>"##
 
-    @Test("a vector image set draws its SVG at every scale; a PDF-only image set is refused")
-    func vectorAndPDF() throws {
+    @Test("a vector image set draws its SVG at every scale")
+    func vectorSVG() throws {
         let f = TempFolder()
         f.write("A.xcassets/v.imageset/v.svg", Self.svg24)
         f.write("A.xcassets/v.imageset/Contents.json", Self.contents([Self.entry("v.svg")], properties: #""preserves-vector-representation" : true"#))
@@ -388,25 +388,7 @@ struct ImageAssetTests {
         #expect(v.renditions.count == 1 && v.renditions[0].scale == nil && v.width == 24 && v.height == 12)
         for scale in [1, 2, 3] { #expect(try centre(spec, state: .checked, scale: scale) == [0, 0, 255, 255]) }
 
-        // PNGs per scale and a PDF: the PNGs are drawn, the PDF is named in a warning.
-        f.write("A.xcassets/p.imageset/p.pdf", "%PDF-1.4\n")
-        for s in 1...3 { f.write("A.xcassets/p.imageset/p\(s)x.png", data: Self.solid(20 * s, 20 * s, Self.red)) }
-        f.write("A.xcassets/p.imageset/Contents.json", Self.contents([Self.entry("p.pdf")] + (1...3).map { Self.entry("p\($0)x.png", scale: "\($0)x") },
-                                                                     properties: #""preserves-vector-representation" : true"#))
-        let withPDF = try load(Self.spec(on: "A.xcassets/p.imageset", off: "A.xcassets/off.imageset"), f)
-        #expect(withPDF.warnings.map(\.message).contains { $0.contains("p.pdf is a PDF, which glyphaudit cannot draw; the image is drawn from p1x.png, p2x.png, p3x.png") },
-                "\(withPDF.warnings)")
-
-        // Only a PDF: refused, naming the file and what to add.
-        f.write("A.xcassets/pdf.imageset/on.pdf", "%PDF-1.4\n")
-        f.write("A.xcassets/pdf.imageset/Contents.json", Self.contents([Self.entry("on.pdf")], properties: #""preserves-vector-representation" : true"#))
-        let pdf = try #require(failure(Self.spec(on: "A.xcassets/pdf.imageset", off: "A.xcassets/off.imageset"), f))
-        #expect(pdf.keyPath == "images.on" && pdf.message.contains("pdf.imageset: its only image, on.pdf, is a PDF; glyphaudit cannot draw PDF")
-                && pdf.message.contains("add PNGs at 1x, 2x and 3x, or an SVG, to the image set"), "\(pdf)")
-        // A PDF named directly.
-        f.write("x.pdf", "%PDF-1.4\n")
-        let direct = try #require(failure(Self.spec(on: "x.pdf", off: "A.xcassets/off.imageset"), f))
-        #expect(direct.keyPath == "images.on" && direct.message.contains("x.pdf is a PDF; glyphaudit cannot draw PDF"), "\(direct)")
+        // PDFs: PDFImageTests.
     }
 
     @Test("an iphone entry is preferred to a universal one; other idioms are left out")
@@ -440,7 +422,7 @@ struct ImageAssetTests {
             (#"{ "images" : { } }"#, "Contents.json:1: images: expected an array, found an object"),
             (Self.contents([Self.entry("missing.png", scale: "1x")]), "Contents.json:3: images[0].filename: missing.png not found in the image set"),
             (Self.contents([Self.entry("../a.png", scale: "1x")]), #"images[0].filename: "../a.png" is not a file name in the image set's own folder"#),
-            (Self.contents([Self.entry("a.jpg", scale: "1x")]), "images[0].filename: a.jpg: only PNG and SVG images are read"),
+            (Self.contents([Self.entry("a.jpg", scale: "1x")]), "images[0].filename: a.jpg: only PNG, SVG and PDF images are read"),
             (Self.contents(["{ \"idiom\" : \"universal\", \"filename\" : \"a.png\", \"appearances\" : [ { \"appearance\" : \"luminosity\", \"value\" : \"dim\" } ] }"]),
              #"images[0].appearances[0].value: unknown luminosity "dim"; expected "light" or "dark""#),
             (Self.contents([Self.entry("a.png", scale: "1x")], properties: #""template-rendering-intent" : "automatic""#),

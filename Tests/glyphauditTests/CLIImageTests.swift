@@ -54,6 +54,22 @@ struct CLIImageTests {
         #expect(r.status == 2 && r.stderr.contains("img/on@2x.png: cannot read this PNG: not a PNG file (bad signature)"), "\(r.stderr)")
     }
 
+    @Test("a corrupt PDF image: exit 2, one message naming the spec key and the PDF, nothing written")
+    func corruptPDF() throws {
+        let dir = try folder()
+        dir.write("spec.json", Self.spec.replacingOccurrences(of: "img/on.png", with: "img/on.pdf"))
+        dir.write("img/on.pdf", "%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n")
+        for command in [["render", "--spec", "spec.json", "--out", "out"], ["audit", "--spec", "spec.json"],
+                        ["export", "--xcassets", "X.xcassets", "--spec", "spec.json"]] {
+            let r = try CLI.run(command, in: dir.url)
+            #expect(r.status == 2, "\(command): \(r.stderr)")
+            let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("glyphaudit: ") }
+            #expect(lines.count == 1 && lines[0].hasPrefix("glyphaudit: \(dir.url.path)/spec.json:5:21: images.on: \(dir.url.path)/img/on.pdf: "),
+                    "\(r.stderr)")
+            #expect(dir.files().allSatisfy { $0.hasPrefix("img/") || $0 == "spec.json" }, "\(dir.files())")
+        }
+    }
+
     @Test("a missing scale is a warning on stderr; the render goes on")
     func missingScaleWarning() throws {
         let dir = try folder()

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Reads the images a spec names (`images.on` …): an SVG file, a PNG file with its `@2x` / `@3x`
-/// siblings, or an image set of an asset catalog (a folder ending in `.imageset` with its
+/// Reads the images a spec names (`images.on` …): an SVG or PDF file, a PNG file with its `@2x` /
+/// `@3x` siblings, or an image set of an asset catalog (a folder ending in `.imageset` with its
 /// `Contents.json`). Every file it reads lies in the spec's own folder or one of its `assets` roots,
 /// symbolic links followed (`AssetSource.escape`); what it cannot use is bad input at the spec key.
 struct ImageLoader {
@@ -50,12 +50,7 @@ struct ImageLoader {
 
     static let pngSignature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
 
-    /// Why a PDF is refused, and what to use instead.
-    static let pdfReason = "glyphaudit cannot draw PDF (librsvg and cairo do not read it)"
-
-    static func pdfRefusal(_ file: String) -> String {
-        "\(file) is a PDF; \(pdfReason): use PNGs (on.png, on@2x.png, on@3x.png) or an SVG"
-    }
+    static let pdfSignature = Array("%PDF-".utf8)
 
     // MARK: - One key
 
@@ -71,18 +66,24 @@ struct ImageLoader {
         if ext == "xcassets" {
             throw fail(key, node, "\(source.displayName(p)) is an asset catalog; name one of its image sets, e.g. \"\(rel)/checkbox-on.imageset\"")
         }
-        if ext == "pdf" { throw fail(key, node, Self.pdfRefusal(source.displayName(p))) }
         if source.isFolder(p) {
-            throw fail(key, node, "\(source.displayName(p)) is a folder; name an SVG or PNG file, or an asset catalog's image set (a folder ending in .imageset)")
+            throw fail(key, node, "\(source.displayName(p)) is a folder; name an SVG, PNG or PDF file, or an asset catalog's image set (a folder ending in .imageset)")
         }
-        let kind = ext == "png" ? "PNG" : ext == "svg" ? "SVG" : "image"
+        let kind = ext == "png" ? "PNG" : ext == "svg" ? "SVG" : ext == "pdf" ? "PDF" : "image"
+        let limit = ext == "svg" ? Limits.svgFileBytes : ext == "pdf" ? Limits.pdfFileBytes : Limits.pngFileBytes
         let data: Data
-        do { data = try source.read(p, limit: ext == "svg" ? Limits.svgFileBytes : Limits.pngFileBytes, what: "\(kind) image") } catch {
+        do { data = try source.read(p, limit: limit, what: "\(kind) image") } catch {
             throw fail(key, node, error.missing ? "\(kind) file \(source.displayName(p)) not found"
                                                  : "\(source.displayName(p)): \(error.message)")
         }
         if ext == "png" || data.starts(with: Self.pngSignature) { return try loadPNG(p, data: data, key: key, node: node) }
-        if data.starts(with: Array("%PDF-".utf8)) { throw fail(key, node, Self.pdfRefusal(source.displayName(p))) }
+        if ext == "pdf" || data.starts(with: Self.pdfSignature) {
+            if data.count > Limits.pdfFileBytes {
+                throw fail(key, node, "\(source.displayName(p)): the PDF image is \(data.count) bytes; the limit is "
+                                 + "\(Limits.bytes(Limits.pdfFileBytes)) (docs/limits.md)")
+            }
+            return try pdf(data, p, key: key, node: node)
+        }
         do {
             return try reader.read(data: data, name: source.displayName(p), base: source.fileURL(at: p))
         } catch {
@@ -114,6 +115,17 @@ struct ImageLoader {
         do { return try reader.readPNG(data: data, name: source.displayName(path), scale: scale) } catch {
             throw nested(error, key, node)
         }
+    }
+
+    /// A PDF, drawn as a vector at every scale from its first page; more pages are a warning (Xcode
+    /// draws the first page too).
+    mutating func pdf(_ data: Data, _ path: String, key: String, node: JSONNode) throws(InputError) -> any VectorImage {
+        let read: (image: any VectorImage, pages: Int)
+        do { read = try reader.readPDF(data: data, name: source.displayName(path)) } catch { throw nested(error, key, node) }
+        if read.pages > 1 {
+            warnings.append((key, node, "\(source.displayName(path)) has \(read.pages) pages; its first page is drawn (as Xcode draws it)"))
+        }
+        return read.image
     }
 
     // MARK: - PNG with its scales
@@ -324,38 +336,42 @@ struct ImageLoader {
             func ext(_ e: Entry) -> String { (e.filename as NSString).pathExtension.lowercased() }
             for e in group where !["png", "svg", "pdf"].contains(ext(e)) {
                 throw fail(key, node, "\(shownContents):\(e.node.line): images[\(e.index)].filename: \(e.filename): "
-                                 + "only PNG and SVG images are read")
+                                 + "only PNG, SVG and PDF images are read")
             }
-            let usable = group.filter { ext($0) != "pdf" }
-            let pdfs = group.filter { ext($0) == "pdf" }
-            let vectors = usable.filter { $0.scale == nil && ext($0) == "svg" }
+            // As Xcode builds the set: with preserves-vector-representation the vector file (SVG or PDF
+            // without a scale) serves every scale; else the files made for a scale, when there are any;
+            // else the unscaled file (an SVG drawn as a vector, a PDF rasterised at 1x, 2x and 3x, a PNG at 1x).
+            let vectors = group.filter { $0.scale == nil && ["svg", "pdf"].contains(ext($0)) }
             let chosen: [Entry]
             if contents.preservesVector, let v = vectors.first {
                 chosen = [v]
-            } else if usable.contains(where: { $0.scale != nil }) {
-                chosen = usable.filter { $0.scale != nil }
+            } else if group.contains(where: { $0.scale != nil }) {
+                chosen = group.filter { $0.scale != nil }
             } else {
-                chosen = usable
-            }
-            let named = appearance == .any ? "" : " \(appearance.rawValue)"
-            if chosen.isEmpty {
-                throw fail(key, node, "\(shownSet): its only\(named) image, \(pdfs[0].filename), is a PDF; \(Self.pdfReason): "
-                                 + "add PNGs at 1x, 2x and 3x, or an SVG, to the image set")
-            }
-            if let pdf = pdfs.first {
-                warnings.append((key, node, "\(shownSet): \(pdf.filename) is a PDF, which glyphaudit cannot draw; the\(named) image "
-                                 + "is drawn from " + chosen.map(\.filename).joined(separator: ", ")))
+                chosen = group
             }
             for e in chosen {
                 let file = path + "/" + e.filename
                 try confine(file, shown: source.displayName(file), key: key, node: node)
-                let svg = ext(e) == "svg"
+                let svg = ext(e) == "svg", isPDF = ext(e) == "pdf"
                 let bytes: Data
-                do { bytes = try source.read(file, limit: svg ? Limits.svgFileBytes : Limits.pngFileBytes,
-                                             what: svg ? "SVG image" : "PNG image") } catch {
+                do { bytes = try source.read(file, limit: svg ? Limits.svgFileBytes : isPDF ? Limits.pdfFileBytes : Limits.pngFileBytes,
+                                             what: svg ? "SVG image" : isPDF ? "PDF image" : "PNG image") } catch {
                     throw fail(key, node, error.missing
                                      ? "\(shownContents):\(e.node.line): images[\(e.index)].filename: \(e.filename) not found in the image set"
                                      : "\(source.displayName(file)): \(error.message)")
+                }
+                if isPDF {
+                    let vector = try pdf(bytes, file, key: key, node: node)
+                    if e.scale == nil && contents.preservesVector {
+                        renditions.append(ImageRendition(image: vector, scale: nil, appearance: appearance))
+                    } else {
+                        // Rasterised for its scale, or (unscaled, vector data not preserved) for 1x, 2x and 3x.
+                        for s in e.scale.map({ [$0] }) ?? [1, 2, 3] {
+                            renditions.append(ImageRendition(image: reader.rasterize(vector, scale: s), scale: s, appearance: appearance))
+                        }
+                    }
+                    continue
                 }
                 let image: any VectorImage
                 if svg {

@@ -16,6 +16,8 @@ public enum Limits {
     public static let jsonValues = 1_000_000
     /// An SVG image: 8 MiB (librsvg refuses XML past 10 MB; state icons are a few KB).
     public static let svgFileBytes = 8 << 20
+    /// A PDF image: 8 MiB, as an SVG (a state icon's PDF is a few KB; poppler parses it whole).
+    public static let pdfFileBytes = 8 << 20
     /// A PNG file (a baseline, or an input to `diff`): 64 MiB.
     public static let pngFileBytes = 64 << 20
     /// A PNG's width or height, from its header before any pixel is decoded: 8,192 px (png_codec.c

@@ -2,9 +2,9 @@ import Foundation
 
 /// An image a spec names (`images.on` …), parsed once when the spec loads and drawn by the
 /// renderer. The spec model holds it without knowing how it is read or drawn: the render target
-/// reads SVG with librsvg (`SVGDocument`) and PNG with libpng (`PNGImage`), and hands its reader to
-/// the loader. A PNG named in a spec, or an image set of an asset catalog, is an `ImageAsset`: one
-/// image with a file per display scale and appearance.
+/// reads SVG with librsvg (`SVGDocument`), PNG with libpng (`PNGImage`) and PDF with poppler
+/// (`PDFImage`), and hands its reader to the loader. A PNG named in a spec, or an image set of an
+/// asset catalog, is an `ImageAsset`: one image with a file per display scale and appearance.
 public protocol VectorImage: AnyObject, Sendable {
     /// The name messages and reports use for it (the file as the spec names it).
     var path: String { get }
@@ -31,6 +31,12 @@ public protocol VectorImageReader: Sendable {
     /// Reads a PNG drawn at display scale `scale`: its size in points is its size in pixels / `scale`
     /// (as UIImage sizes `on@2x.png`).
     func readPNG(data: Data, name: String, scale: Int) throws(InputError) -> any VectorImage
+    /// Reads a PDF, drawn as a vector at every scale: its size in points is its first page's size
+    /// (PDF points). `pages` is the document's page count (only the first page is drawn).
+    func readPDF(data: Data, name: String) throws(InputError) -> (image: any VectorImage, pages: Int)
+    /// A PDF read by `readPDF` rasterised for display scale `scale` (an image set that does not
+    /// preserve vector data, as Xcode rasterises it): a bitmap made for that scale.
+    func rasterize(_ image: any VectorImage, scale: Int) -> any VectorImage
 }
 
 /// One file of an `ImageAsset`.
@@ -44,7 +50,7 @@ public struct ImageRendition: Sendable {
     }
 
     public let image: any VectorImage
-    /// The display scale it was made for; nil for a vector image (SVG), which serves every scale.
+    /// The display scale it was made for; nil for a vector image (SVG, PDF), which serves every scale.
     public let scale: Int?
     public let appearance: Appearance
 

@@ -1,0 +1,105 @@
+import CCairo
+import CPoppler
+import Foundation
+import GlyphCore
+import GlyphRaster
+
+/// A PDF image of a spec (an asset catalog's vector PDF, or a PDF named in `images`), read once by
+/// poppler and drawn many times as a vector, onto whatever surface the renderer draws on. Its size
+/// in points is its first page's size (PDF points; 1 pt = 1 pt), as Xcode sizes a vector PDF; a
+/// document of more pages draws its first page (the loader warns).
+public final class PDFImage: CairoImage, @unchecked Sendable {
+    public let path: String
+    public let width: Double
+    public let height: Double
+    /// The document's page count (only the first page is drawn).
+    public let pages: Int
+    private let document: OpaquePointer
+    private let page: OpaquePointer
+    /// A poppler document is not safe to draw from two threads at once.
+    private let lock = NSLock()
+
+    /// Reads PDF bytes (at most `Limits.pdfFileBytes`). A document poppler cannot read (empty, not a
+    /// PDF, damaged past repair), one that needs a password, or one with no pages, is bad input
+    /// naming the file.
+    public init(data: Data, name: String) throws(InputError) {
+        path = name
+        if data.count > Limits.pdfFileBytes {
+            throw InputError(file: name, message: "the PDF image is \(data.count) bytes; the limit is \(Limits.bytes(Limits.pdfFileBytes)) (docs/limits.md)")
+        }
+        if data.isEmpty { throw InputError(file: name, message: "the PDF file is empty") }
+        // Poppler repairs much that is broken, but reads anything as a PDF that says so somewhere:
+        // a file must begin with the PDF header (after at most 1 KiB, as the PDF standard allows).
+        guard data.prefix(1024 + 5).range(of: Data("%PDF-".utf8)) != nil else {
+            throw InputError(file: name, message: "cannot read this PDF: it does not begin with the PDF header %PDF-")
+        }
+        var error: UnsafeMutablePointer<GError>?
+        let bytes = data.withUnsafeBytes { raw in g_bytes_new(raw.baseAddress, gsize(raw.count)) }
+        defer { g_bytes_unref(bytes) }
+        guard let doc = poppler_document_new_from_bytes(bytes, nil, &error) else {
+            let encrypted = error.map { $0.pointee.domain == poppler_error_quark() && $0.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) } ?? false
+            let message = (error.map { String(cString: $0.pointee.message) } ?? "unknown error")
+                .split(whereSeparator: \.isNewline).joined(separator: "; ")
+            if let error { g_error_free(error) }
+            throw InputError(file: name, message: encrypted
+                ? "the PDF is encrypted with a password; glyphaudit does not open it (save it without a password)"
+                : "cannot read this PDF: \(message)")
+        }
+        let n = Int(poppler_document_get_n_pages(doc))
+        guard n > 0, let first = poppler_document_get_page(doc, 0) else {
+            g_object_unref(UnsafeMutableRawPointer(doc))
+            throw InputError(file: name, message: "the PDF has no pages")
+        }
+        var w = 0.0, h = 0.0
+        poppler_page_get_size(first, &w, &h)
+        document = doc
+        page = first
+        pages = n
+        width = w.isFinite ? max(0, w) : 0
+        height = h.isFinite ? max(0, h) : 0
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(page))
+        g_object_unref(UnsafeMutableRawPointer(document))
+    }
+
+    /// Draws the first page fitted into the rect, keeping its aspect ratio, centred.
+    func draw(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {
+        guard !isEmpty, w > 0, h > 0 else { return }
+        let k = min(w / width, h / height)
+        let dw = width * k, dh = height * k
+        drawStretched(cr, x: x + (w - dw) / 2, y: y + (h - dh) / 2, width: dw, height: dh)
+    }
+
+    /// Draws the first page stretched to fill the rect, clipped to it (a page's content may reach past
+    /// its crop box).
+    func drawStretched(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {
+        guard !isEmpty, w > 0, h > 0 else { return }
+        cairo_save(cr)
+        cairo_new_path(cr)
+        cairo_rectangle(cr, x, y, w, h)
+        cairo_clip(cr)
+        cairo_translate(cr, x, y)
+        cairo_scale(cr, w / width, h / height)
+        lock.lock()
+        poppler_page_render(page, cr)
+        lock.unlock()
+        cairo_restore(cr)
+    }
+
+    /// The first page rasterised for display scale `scale`, as Xcode rasterises a PDF of an image set
+    /// that does not preserve its vector data: its size in points times the scale, rounded up to whole
+    /// pixels, drawn stretched to fill them; a bitmap made for that scale from then on.
+    public func rasterized(scale: Int) -> PNGImage {
+        let s = Double(max(1, scale))
+        let pw = max(1, Int((width * s - 1e-9).rounded(.up))), ph = max(1, Int((height * s - 1e-9).rounded(.up)))
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pw), Int32(ph))!
+        defer { cairo_surface_destroy(surface) }
+        let cr = cairo_create(surface)!
+        drawStretched(cr, x: 0, y: 0, width: Double(pw), height: Double(ph))
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        return PNGImage(raster: Renderer.rasterFromSurface(surface, width: pw, height: ph), name: path, scale: scale)
+    }
+}
