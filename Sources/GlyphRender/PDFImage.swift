@@ -64,14 +64,6 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
         g_object_unref(UnsafeMutableRawPointer(document))
     }
 
-    /// Draws the first page fitted into the rect, keeping its aspect ratio, centred.
-    func draw(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {
-        guard !isEmpty, w > 0, h > 0 else { return }
-        let k = min(w / width, h / height)
-        let dw = width * k, dh = height * k
-        drawStretched(cr, x: x + (w - dw) / 2, y: y + (h - dh) / 2, width: dw, height: dh)
-    }
-
     /// Draws the first page stretched to fill the rect, clipped to it (a page's content may reach past
     /// its crop box).
     func drawStretched(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {

@@ -13,6 +13,17 @@ protocol CairoImage: VectorImage {
     func drawStretched(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double)
 }
 
+extension CairoImage {
+    /// Fitted as `drawStretched` into the largest rect of the image's aspect ratio centred in the
+    /// rect (PNG and PDF images; librsvg fits an SVG itself).
+    func draw(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {
+        guard !isEmpty, w > 0, h > 0 else { return }
+        let k = min(w / width, h / height)
+        let dw = width * k, dh = height * k
+        drawStretched(cr, x: x + (w - dw) / 2, y: y + (h - dh) / 2, width: dw, height: dh)
+    }
+}
+
 extension SVGDocument: CairoImage {}
 
 enum CairoImages {
@@ -79,13 +90,6 @@ public final class PNGImage: CairoImage, @unchecked Sendable {
                 }
             }
         }
-    }
-
-    func draw(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {
-        guard !isEmpty, w > 0, h > 0 else { return }
-        let k = min(w / width, h / height)
-        let dw = width * k, dh = height * k
-        drawStretched(cr, x: x + (w - dw) / 2, y: y + (h - dh) / 2, width: dw, height: dh)
     }
 
     /// Draws the pixels scaled into the rect: pixel for pixel when the rect is the image's size in

@@ -457,15 +457,7 @@ struct ImageAssetTests {
         let catalog = try AssetCatalog(specs: [original, try Presets.load("rvs-checkbox")])
         let files = try catalog.files(jobs: 2)
         try AssetCatalog.write(files, to: f.url.appendingPathComponent("G.xcassets"))
-        let back = """
-        { "name": "design-system-checkbox", "control": "checkbox",
-          "assets": "../G.xcassets",
-          "sizes": { "md": { "size": 20 } },
-          "images": { "on": "../G.xcassets/design-system-checkbox/square-md-checked.imageset",
-                      "off": "../G.xcassets/design-system-checkbox/square-md-unchecked.imageset" },
-          "states": ["unchecked", "checked"],
-          "themes": { "default": { "surface": "#FFFFFF" }, "inverse": { "surface": "#1B2A3A" } } }
-        """
+        let back = designSystemReadBack(catalog: "G.xcassets")
         let spec = try load(back, f, at: "spec/back.json")
         #expect(spec.warnings.isEmpty, "\(spec.warnings)")
         #expect(spec.images?.template == false)

@@ -256,22 +256,14 @@ struct PDFImageTests {
 
         // Through a spec: the image sets read back draw every variant close to the preset's own render.
         try AssetCatalog.write(try catalog.files(jobs: 2), to: f.url.appendingPathComponent("G.xcassets"))
-        let back = """
-        { "name": "design-system-checkbox", "control": "checkbox",
-          "assets": "../G.xcassets",
-          "sizes": { "md": { "size": 20 } },
-          "images": { "on": "../G.xcassets/design-system-checkbox/square-md-checked.imageset",
-                      "off": "../G.xcassets/design-system-checkbox/square-md-unchecked.imageset" },
-          "states": ["unchecked", "checked"],
-          "themes": { "default": { "surface": "#FFFFFF" }, "inverse": { "surface": "#1B2A3A" } } }
-        """
+        let back = designSystemReadBack(catalog: "G.xcassets")
         let spec = try load(back, f, at: "spec/back.json")
         #expect(spec.warnings.isEmpty, "\(spec.warnings)")
         let on = try #require(spec.images?.on as? ImageAsset)
         #expect(on.hasDark && on.renditions.allSatisfy { $0.scale == nil && $0.image is PDFImage })
         // The same spec drawn from the PNG export: the reference the PDF one must come close to.
         try AssetCatalog.write(try AssetCatalog(specs: specs).files(jobs: 2), to: f.url.appendingPathComponent("P.xcassets"))
-        let png = try load(back.replacingOccurrences(of: "G.xcassets", with: "P.xcassets"), f, at: "spec/png.json")
+        let png = try load(designSystemReadBack(catalog: "P.xcassets"), f, at: "spec/png.json")
         let a = try Plan(specs: [png]), b = try Plan(specs: [spec])
         #expect(a.items.count == b.items.count && a.items.count > 0)
         let ra = a.renderAll(jobs: 2), rb = b.renderAll(jobs: 2)

@@ -70,3 +70,18 @@ func checkboxSpec(_ extra: String = "", themes: String? = nil) -> String {
     }
     """
 }
+
+/// A spec in `spec/` that reads design-system-checkbox's square md images back from the asset
+/// catalog `catalog` (beside `spec/`) that `export --xcassets` wrote, default theme light and
+/// inverse dark.
+func designSystemReadBack(catalog: String) -> String {
+    """
+    { "name": "design-system-checkbox", "control": "checkbox",
+      "assets": "../\(catalog)",
+      "sizes": { "md": { "size": 20 } },
+      "images": { "on": "../\(catalog)/design-system-checkbox/square-md-checked.imageset",
+                  "off": "../\(catalog)/design-system-checkbox/square-md-unchecked.imageset" },
+      "states": ["unchecked", "checked"],
+      "themes": { "default": { "surface": "#FFFFFF" }, "inverse": { "surface": "#1B2A3A" } } }
+    """
+}
