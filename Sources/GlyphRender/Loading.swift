@@ -4,7 +4,7 @@ import GlyphRaster
 import GlyphCore
 
 /// Reads spec images: SVG with librsvg, PNG with libpng, PDF with poppler.
-public struct SVGReader: VectorImageReader {
+public struct ImageFileReader: VectorImageReader {
     public init() {}
 
     public func read(data: Data, name: String, base: URL?) throws(InputError) -> any VectorImage {
@@ -21,7 +21,7 @@ public struct SVGReader: VectorImageReader {
     }
 
     public func rasterize(_ image: any VectorImage, scale: Int) -> any VectorImage {
-        guard let pdf = image as? PDFImage else { preconditionFailure("\(image.path): not a PDF read by SVGReader") }
+        guard let pdf = image as? PDFImage else { preconditionFailure("\(image.path): not a PDF read by ImageFileReader") }
         return pdf.rasterized(scale: scale)
     }
 }
@@ -38,19 +38,19 @@ public struct PangoMeasurer: TextMeasuring {
 // The loaders and the layout with what this target reads and measures with, for callers that render.
 
 extension Spec {
-    /// Loads a spec file from disk, its images read with librsvg.
+    /// Loads a spec file from disk, its images read with librsvg, libpng and poppler.
     public static func load(contentsOf url: URL) throws(InputError) -> Spec {
-        try load(contentsOf: url, images: SVGReader())
+        try load(contentsOf: url, images: ImageFileReader())
     }
 
     public static func load(path: String, source: AssetSource) throws(InputError) -> Spec {
-        try load(path: path, source: source, images: SVGReader())
+        try load(path: path, source: source, images: ImageFileReader())
     }
 }
 
 extension Presets {
     public static func load(_ name: String) throws(InputError) -> Spec {
-        try load(name, images: SVGReader())
+        try load(name, images: ImageFileReader())
     }
 }
 

@@ -27,9 +27,9 @@ extension CairoImage {
 extension SVGDocument: CairoImage {}
 
 enum CairoImages {
-    /// The drawable behind a spec's image file: every image file a spec holds was read by `SVGReader`.
+    /// The drawable behind a spec's image file: every image file a spec holds was read by `ImageFileReader`.
     static func of(_ image: any VectorImage) -> any CairoImage {
-        guard let drawable = image as? any CairoImage else { preconditionFailure("\(image.path): not read by SVGReader") }
+        guard let drawable = image as? any CairoImage else { preconditionFailure("\(image.path): not read by ImageFileReader") }
         return drawable
     }
 }

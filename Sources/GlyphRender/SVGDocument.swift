@@ -23,9 +23,9 @@ public final class SVGDocument: VectorImage, @unchecked Sendable {
     /// A librsvg handle is not safe to draw from two threads at once.
     private let lock = NSLock()
 
-    /// The document behind a spec's image: every `VectorImage` a spec holds was read by `SVGReader`.
+    /// The document behind a spec's image: every `VectorImage` a spec holds was read by `ImageFileReader`.
     public static func of(_ image: any VectorImage) -> SVGDocument {
-        guard let doc = image as? SVGDocument else { preconditionFailure("\(image.path): not read by SVGReader") }
+        guard let doc = image as? SVGDocument else { preconditionFailure("\(image.path): not read by ImageFileReader") }
         return doc
     }
 
