@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "GlyphRaster", dependencies: ["GlyphCore", "GlyphColor", "CGlyphSupport"], swiftSettings: swift6),
         .target(name: "GlyphAudit", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphRender",
-                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "CCairo", "CRsvg", "CPoppler"],
+                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "CCairo", "CRsvg", "CPoppler"],
                 swiftSettings: swift6),
         .target(name: "GlyphSnapshot", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphReport", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "GlyphSnapshot"],

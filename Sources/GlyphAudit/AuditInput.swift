@@ -5,7 +5,7 @@ import GlyphRaster
 
 /// What the audit needs drawn beyond the renders it is given (a glyph without its label, an image
 /// alone) and how labels are measured. The rules never reach the renderer: the pipeline passes in
-/// the render target's implementation (`CairoDrawing`).
+/// an implementation that draws with the render target (`CairoDrawing`, in GlyphPipeline).
 public protocol AuditDrawing: Sendable {
     /// A variant drawn with only `parts`, at its display scale.
     func raster(_ item: PlannedVariant, parts: RenderParts) -> Raster

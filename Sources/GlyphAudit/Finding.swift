@@ -1,7 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// How bad a finding is. `error` fails a run by default (`--fail-on error`).
 public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
@@ -54,7 +53,8 @@ public struct FindingLocation: Sendable, Equatable, Codable {
     }
 }
 
-/// What a picture proving a finding shows; drawn on request (`--evidence DIR`) by `EvidencePainter`.
+/// What a picture proving a finding shows; on request (`--evidence DIR`) described by `EvidencePictures.sketch` and
+/// painted by the render target.
 public enum EvidencePicture: Sendable, Equatable {
     /// Two states side by side in each listed view (greyscale or a CVD simulation), glyph only.
     case states(Variant, Variant, views: [ColorView])

@@ -1,6 +1,5 @@
 import Foundation
 import GlyphAudit
-import GlyphColor
 import GlyphCore
 import GlyphRaster
 import GlyphRender
@@ -63,7 +62,7 @@ public enum Pipeline {
                 // Colours across the preset's components: layouts only, no pixels.
                 let input = AuditInput(specs: [spec], items: items, glyphs: [], jobs: jobs, drawing: drawing)
                 var findings = auditor.findings(input, pass: .acrossComponents)
-                if let folder = options.evidence { try EvidencePainter.write(&findings, input: input, to: folder) }
+                if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                 found += findings
             }
             for component in componentSlices(items) {
@@ -72,7 +71,7 @@ public enum Pipeline {
                     let input = AuditInput(specs: [spec], items: component, glyphs: done.map { $0.glyph! }, jobs: jobs,
                                            drawing: drawing)
                     var findings = auditor.findings(input, pass: .components)
-                    if let folder = options.evidence { try EvidencePainter.write(&findings, input: input, to: folder) }
+                    if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                     found += findings
                 }
                 for (item, d) in zip(component, done) {

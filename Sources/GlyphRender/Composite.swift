@@ -1,6 +1,5 @@
 import CCairo
 import Foundation
-import GlyphAudit
 import GlyphColor
 import GlyphCore
 import GlyphRaster

@@ -1,79 +1,49 @@
 import CCairo
 import Foundation
-import GlyphAudit
 import GlyphColor
 import GlyphCore
 import GlyphRaster
 
-/// Draws the pictures that prove findings (`--evidence DIR`), with cairo and pango:
-/// two states side by side in each failing view, the clipped ink highlighted over the frame,
-/// colour swatches with their ratio, hit areas and image rects outlined, Dynamic Type sizes side by side.
+/// Paints the pictures that prove findings (`--evidence DIR`), with cairo and pango, from their
+/// sketches (`EvidenceSketch`, which the audit describes): two states side by side in each failing
+/// view, the clipped ink highlighted over the frame, colour swatches with their ratio, hit areas and
+/// image rects outlined, Dynamic Type sizes side by side.
 public enum EvidencePainter {
-    /// The file a finding's picture is written to, relative to the evidence folder:
-    /// `<rule>/<variant id, * as "all">--<subject>.png`, e.g. `nontext-contrast/swiftui-switch/switch-md/all/default/off@all--off-track.png`.
-    public static func path(for f: Finding) -> String {
-        let id = f.variant.replacingOccurrences(of: "@*x", with: "@all").replacingOccurrences(of: "*", with: "all")
-        let subject = f.subject.lowercased().split { !($0.isLetter || $0.isNumber) }.joined(separator: "-")
-        return "\(f.rule)/\(id)--\(subject).png"
-    }
-
-    /// Writes a picture for every finding that has one and records its path in the finding.
-    public static func write(_ result: inout AuditResult, input: AuditInput, to folder: URL) throws {
-        try write(&result.findings, input: input, to: folder)
-    }
-
-    /// The same for some findings (those of one component, as the pipeline streams them).
-    public static func write(_ findings: inout [Finding], input: AuditInput, to folder: URL) throws {
-        let found = findings
-        let paths = try input.parallelMap(found.count) { i -> Result<String?, Error> in
-            let f = found[i]
-            guard let png = picture(f, input: input) else { return .success(nil) }
-            let rel = path(for: f)
-            do {
-                try AtomicFile.write(try png.pngData(), to: folder.appendingPathComponent(rel))
-                return .success(rel)
-            } catch {
-                return .failure(error)
+    /// The picture a sketch describes.
+    public static func paint(_ sketch: EvidenceSketch) -> Raster {
+        let title = sketch.title
+        switch sketch.content {
+        case let .rows(rows, cellWidth, cellHeight):
+            return self.rows(rows, cellWidth: cellWidth, cellHeight: cellHeight, title: title)
+        case let .annotated(render, scale, marks):
+            return annotated(render, scale: scale, title: title) { cr, s in
+                for mark in marks { draw(cr, mark, s) }
             }
-        }.map { try $0.get() }
-        for i in findings.indices { findings[i].picturePath = paths[i] }
-    }
-
-    /// The picture of one finding, or nil when it has none (or its variants are not in the input).
-    public static func picture(_ f: Finding, input: AuditInput) -> Raster? {
-        guard let picture = f.picture else { return nil }
-        switch picture {
-        case let .states(a, b, views):
-            return states(a, b, views: views, input: input, title: f.message)
-        case let .overflow(v, frame, ink):
-            return annotated(v, input: input, title: f.message) { cr, s in
-                // The ink outside the frame in magenta, the frame in blue.
-                cairo_save(cr)
-                cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-                rect(cr, ink, s)
-                let inside = intersection(ink, frame)
-                if let inside { rect(cr, inside, s) }
-                cairo_set_source_rgba(cr, 1, 0, 0.8, 0.55)
-                cairo_fill(cr)
-                cairo_restore(cr)
-                stroke(cr, frame, s, r: 0, g: 0.35, b: 1, width: 2)
-            }
+        case let .sideBySide(renders):
+            return sideBySide(renders, title: title)
         case let .swatch(fg, bg, ratio, required):
-            return swatch(fg, bg, ratio: ratio, required: required, title: f.message)
-        case let .hitArea(v, area, minimum):
-            return annotated(v, input: input, title: f.message) { cr, s in
-                stroke(cr, area, s, r: 0.9, g: 0.1, b: 0.1, width: 2)
-                let square = area.centred(width: minimum, height: minimum)
-                cairo_set_dash(cr, [4, 3], 2, 0)
-                stroke(cr, square, s, r: 0, g: 0.6, b: 0.2, width: 1.5)
-                cairo_set_dash(cr, nil, 0, 0)
-            }
-        case let .sideBySide(vs):
-            return sideBySide(vs, input: input, title: f.message)
-        case let .outline(v, r):
-            return annotated(v, input: input, title: f.message) { cr, s in
-                stroke(cr, r, s, r: 1, g: 0, b: 0.8, width: 1.5)
-            }
+            return swatch(fg, bg, ratio: ratio, required: required, title: title)
+        }
+    }
+
+    static func draw(_ cr: OpaquePointer, _ mark: EvidenceSketch.Mark, _ s: Double) {
+        switch mark {
+        case let .fill(r, except, color):
+            cairo_save(cr)
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            rect(cr, r, s)
+            if let except { rect(cr, except, s) }
+            cairo_set_source_rgba(cr, color.r, color.g, color.b, color.a)
+            cairo_fill(cr)
+            cairo_restore(cr)
+        case let .outline(r, color, width, dash):
+            if let dash { cairo_set_dash(cr, dash, Int32(dash.count), 0) }
+            cairo_new_path(cr)
+            rect(cr, r, s)
+            cairo_set_source_rgba(cr, color.r, color.g, color.b, color.a)
+            cairo_set_line_width(cr, width)
+            cairo_stroke(cr)
+            if dash != nil { cairo_set_dash(cr, nil, 0, 0) }
         }
     }
 
@@ -85,53 +55,31 @@ public enum EvidencePainter {
     /// A zoom that makes a picture of `pixels` about `target` pixels tall (whole numbers only, so pixels stay crisp).
     static func zoom(_ pixels: Int, target: Int) -> Int { max(1, min(16, target / max(1, pixels))) }
 
-    static func states(_ a: Variant, _ b: Variant, views: [ColorView], input: AuditInput, title: String) -> Raster? {
-        guard !input.glyphs.isEmpty, let ia = input.index(of: a), let ib = input.index(of: b) else { return nil }
-        let ga = input.glyphs[ia], gb = input.glyphs[ib]
-        let z = zoom(max(ga.height, ga.width), target: 140)
-        let cell = (w: ga.width * z, h: ga.height * z)
+    static func rows(_ rows: [EvidenceSketch.Row], cellWidth: Int, cellHeight: Int, title: String) -> Raster {
+        let z = zoom(max(cellHeight, cellWidth), target: 140)
+        let cell = (w: cellWidth * z, h: cellHeight * z)
         let pad = 16, labelW = 110
         let width = max(560, labelW + 2 * cell.w + 3 * pad)
         let header = headerHeight(title, width: width)
-        let height = header + views.count * (cell.h + pad + 18) + pad
+        let height = header + rows.count * (cell.h + pad + 18) + pad
         return canvas(width: width, height: height) { cr in
             text(cr, title, x: 8, y: 6, points: 11, width: Double(width - 16))
-            for (row, view) in views.enumerated() {
+            for (row, r) in rows.enumerated() {
                 let y = header + row * (cell.h + pad + 18)
-                text(cr, view.rawValue, x: 8, y: Double(y + cell.h / 2 - 8), points: 12, bold: true)
-                for (col, (g, v)) in [(ga, a), (gb, b)].enumerated() {
+                text(cr, r.label, x: 8, y: Double(y + cell.h / 2 - 8), points: 12, bold: true)
+                for (col, c) in r.cells.enumerated() {
                     let x = labelW + pad + col * (cell.w + pad)
-                    paint(cr, viewed(g, view), x: x, y: y, zoom: z)
-                    text(cr, v.state.rawValue, x: Double(x), y: Double(y + cell.h + 2), points: 10)
+                    paint(cr, c.raster, x: x, y: y, zoom: z)
+                    text(cr, c.caption, x: Double(x), y: Double(y + cell.h + 2), points: 10)
                 }
             }
         }
     }
 
-    /// The glyph's pixels as seen in a view.
-    static func viewed(_ g: GlyphPixels, _ view: ColorView) -> Raster {
-        var cache: [UInt32: (UInt8, UInt8, UInt8, UInt8)] = [:]
-        var px = [UInt8](repeating: 0, count: g.width * g.height * 4)
-        for i in 0..<(g.width * g.height) {
-            let p = g.pixels[i]
-            let c: (UInt8, UInt8, UInt8, UInt8)
-            if let hit = cache[p] {
-                c = hit
-            } else {
-                let v = GlyphPixels.unpack(p).viewed(as: view)
-                c = (RGBA.byte(v.r), RGBA.byte(v.g), RGBA.byte(v.b), RGBA.byte(v.a))
-                cache[p] = c
-            }
-            px[i * 4] = c.0; px[i * 4 + 1] = c.1; px[i * 4 + 2] = c.2; px[i * 4 + 3] = c.3
-        }
-        return Raster(width: g.width, height: g.height, pixels: px)
-    }
-
-    /// A variant's full render, zoomed, with something drawn over it in its own points.
-    static func annotated(_ v: Variant, input: AuditInput, title: String,
-                          _ draw: (OpaquePointer, Double) -> Void) -> Raster? {
-        guard let i = input.index(of: v) else { return nil }
-        let r = input.raster(i)
+    /// A render, zoomed, with something drawn over it in its own points.
+    static func annotated(_ render: EvidenceSketch.Captioned, scale: Int, title: String,
+                          _ draw: (OpaquePointer, Double) -> Void) -> Raster {
+        let r = render.raster
         let z = zoom(r.height, target: 160)
         let pad = 12
         let width = max(560, r.width * z + 2 * pad)
@@ -142,27 +90,26 @@ public enum EvidencePainter {
             paint(cr, r, x: pad, y: header + pad, zoom: z)
             cairo_save(cr)
             cairo_translate(cr, Double(pad), Double(header + pad))
-            draw(cr, Double(v.scale * z))
+            draw(cr, Double(scale * z))
             cairo_restore(cr)
-            text(cr, v.id, x: Double(pad), y: Double(header + pad + r.height * z + 2), points: 9)
+            text(cr, render.caption, x: Double(pad), y: Double(header + pad + r.height * z + 2), points: 9)
         }
     }
 
-    static func sideBySide(_ vs: [Variant], input: AuditInput, title: String) -> Raster? {
-        let rs = vs.compactMap { v in input.index(of: v).map { (v, input.raster($0)) } }
-        guard !rs.isEmpty else { return nil }
-        let maxH = rs.map(\.1.height).max()!
+    static func sideBySide(_ renders: [EvidenceSketch.Captioned], title: String) -> Raster {
+        let maxH = renders.map(\.raster.height).max() ?? 0
         let z = zoom(maxH, target: 200)
         let pad = 12
-        let width = max(560, rs.map { $0.1.width * z + pad }.reduce(pad, +))
+        let width = max(560, renders.map { $0.raster.width * z + pad }.reduce(pad, +))
         let header = headerHeight(title, width: width)
         let height = header + maxH * z + 2 * pad + 16
         return canvas(width: width, height: height) { cr in
             text(cr, title, x: 8, y: 6, points: 11, width: Double(width - 16))
             var x = pad
-            for (v, r) in rs {
+            for c in renders {
+                let r = c.raster
                 paint(cr, r, x: x, y: header + pad, zoom: z)
-                text(cr, "\(v.dynamicType.short) @\(v.scale)x", x: Double(x), y: Double(header + pad + r.height * z + 2), points: 10)
+                text(cr, c.caption, x: Double(x), y: Double(header + pad + r.height * z + 2), points: 10)
                 x += r.width * z + pad
             }
         }
@@ -261,18 +208,5 @@ public enum EvidencePainter {
 
     static func rect(_ cr: OpaquePointer, _ r: Rect, _ s: Double) {
         cairo_rectangle(cr, r.x * s, r.y * s, r.width * s, r.height * s)
-    }
-
-    static func stroke(_ cr: OpaquePointer, _ r: Rect, _ s: Double, r red: Double, g: Double, b: Double, width: Double) {
-        cairo_new_path(cr)
-        rect(cr, r, s)
-        cairo_set_source_rgba(cr, red, g, b, 0.9)
-        cairo_set_line_width(cr, width)
-        cairo_stroke(cr)
-    }
-
-    static func intersection(_ a: Rect, _ b: Rect) -> Rect? {
-        let x0 = max(a.minX, b.minX), y0 = max(a.minY, b.minY), x1 = min(a.maxX, b.maxX), y1 = min(a.maxY, b.maxY)
-        return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import GlyphAudit
-import GlyphRaster
 import GlyphCore
 
 /// Reads spec images: SVG with librsvg, PNG with libpng, PDF with poppler.
@@ -65,44 +63,5 @@ extension Plan {
     /// Lays out the selected variants, labels measured with pango.
     public init(specs: [Spec], filter: VariantFilter = VariantFilter(), shard: Shard? = nil) throws(InputError) {
         try self.init(specs: specs, filter: filter, shard: shard, text: PangoMeasurer())
-    }
-}
-
-/// What the audit has drawn, by cairo, librsvg and pango.
-public struct CairoDrawing: AuditDrawing {
-    public init() {}
-
-    public func raster(_ item: PlannedVariant, parts: RenderParts) -> Raster {
-        Renderer.raster(item.layout, spec: item.spec, parts: parts)
-    }
-
-    /// The image alone (its most detailed file, of the light appearance), fitted to the canvas.
-    public func raster(image: any VectorImage, width: Int, height: Int) -> Raster {
-        Renderer.raster(image: CairoImages.of(image.drawn(scale: Int.max, dark: false)), width: width, height: height)
-    }
-
-    public var text: any TextMeasuring { PangoMeasurer() }
-}
-
-extension AuditInput {
-    public convenience init(plan: Plan, rasters: [Raster], jobs: Int) {
-        self.init(plan: plan, rasters: rasters, jobs: jobs, drawing: CairoDrawing())
-    }
-
-    /// Renders every item and keeps only its glyph.
-    public convenience init(plan: Plan, jobs: Int) {
-        self.init(plan: plan, jobs: jobs, drawing: CairoDrawing())
-    }
-}
-
-extension Auditor {
-    /// Audits rendered variants: `rasters` are the full renders of `plan.items`, index-aligned.
-    public func run(plan: Plan, rasters: [Raster], jobs: Int = defaultJobs) -> AuditResult {
-        run(plan: plan, rasters: rasters, jobs: jobs, drawing: CairoDrawing())
-    }
-
-    /// Renders and audits; only the glyphs are kept in memory.
-    public func run(plan: Plan, jobs: Int = defaultJobs) -> AuditResult {
-        run(plan: plan, jobs: jobs, drawing: CairoDrawing())
     }
 }

@@ -1,8 +1,6 @@
 import Foundation
 import GlyphCore
 import GlyphRaster
-import GlyphAudit
-import GlyphColor
 
 extension Plan {
     /// Renders every item in memory on `jobs` threads; the result is index-aligned with `items`.

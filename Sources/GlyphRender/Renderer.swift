@@ -1,6 +1,5 @@
 import CCairo
 import Foundation
-import GlyphAudit
 import GlyphColor
 import GlyphCore
 import GlyphRaster
@@ -32,6 +31,12 @@ public enum Renderer {
     /// as librsvg fits a document into a viewport.
     public static func raster(svg: SVGDocument, width: Int, height: Int) -> Raster {
         raster(image: svg, width: width, height: height)
+    }
+
+    /// Renders a spec's image alone (its most detailed file, of the light appearance) onto a
+    /// transparent canvas, fitted to it keeping its aspect: what the audit measures an image's own ink on.
+    public static func raster(imageAlone image: any VectorImage, width: Int, height: Int) -> Raster {
+        raster(image: CairoImages.of(image.drawn(scale: Int.max, dark: false)), width: width, height: height)
     }
 
     /// Renders an image file (SVG, PDF or PNG) alone onto a transparent canvas, fitted to it keeping its aspect.

@@ -1,10 +1,7 @@
 import CCairo
 import CRsvg
 import Foundation
-import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// An SVG image parsed once by librsvg and drawn many times.
 ///

@@ -1,9 +1,7 @@
 import CCairo
 import Foundation
-import GlyphAudit
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// Labels through pango: Inter (from fonts-inter), falling back to DejaVu Sans. Unhinted, with
 /// unrounded glyph positions, so a label has the same geometry at every display scale.
