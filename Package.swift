@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "GlyphSnapshot", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphReport", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "GlyphSnapshot"],
                 swiftSettings: swift6),
-        .target(name: "GlyphExport", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphRender"], swiftSettings: swift6),
+        .target(name: "GlyphExport", dependencies: ["GlyphCore", "GlyphColor"], swiftSettings: swift6),
         .target(name: "GlyphPipeline",
                 dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot",
                                "GlyphReport", "GlyphExport"],

@@ -1,8 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
-import GlyphRender
 
 /// An Xcode asset catalog (`.xcassets`) of the glyphs of a set of specs, planned and laid out.
 ///
@@ -20,6 +18,9 @@ import GlyphRender
 ///   bar does not flatten a coloured glyph into a template.
 ///
 /// Everything that can fail on input fails in `init`, before anything is rendered or written.
+///
+/// The catalog does not render: labels are measured by the `TextMeasuring` and the files drawn by the
+/// `AssetRendering` its caller hands in (GlyphPipeline passes the render target's).
 public struct AssetCatalog: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         case png, pdf, svg
@@ -102,7 +103,9 @@ public struct AssetCatalog: Sendable {
         return imageSets.map(\.folder).filter { seen.insert($0).inserted }
     }
 
-    public init(specs: [Spec], filter: VariantFilter = VariantFilter(), format: Format = .png) throws(InputError) {
+    /// `text` measures the labels a layout needs (the glyph is laid out with its label, then cut to the glyph).
+    public init(specs: [Spec], filter: VariantFilter = VariantFilter(), format: Format = .png,
+                text: any TextMeasuring) throws(InputError) {
         for key in Self.fixedKeys where filter.allowed[key] != nil {
             throw InputError(file: "--only", message: "export cannot filter by \(key.rawValue): an image set always holds "
                              + "Dynamic Type L, the \(Self.anyTheme) theme (any) and the \(Self.darkTheme) theme (dark)"
@@ -142,7 +145,7 @@ public struct AssetCatalog: Sendable {
                                 var v = probe
                                 v.theme = theme
                                 v.scale = scale
-                                let layout = try Layout(spec: drawSpec, variant: v).glyphOnly()
+                                let layout = try Layout(spec: drawSpec, variant: v, text: text).glyphOnly()
                                 let suffix = (appearance == .dark ? "-dark" : "") + (format.isVector || scale == 1 ? "" : "@\(scale)x")
                                 images.append(Image(appearance: appearance, scale: format.isVector ? nil : scale,
                                                     filename: "\(name)\(suffix).\(format.rawValue)", layout: layout, spec: drawSpec))
@@ -177,12 +180,13 @@ public struct AssetCatalog: Sendable {
 
     /// Renders every file in memory, on `jobs` threads: the images, then each image set's
     /// `Contents.json`, then each folder's, then the catalog's (the order they are written in, so an
-    /// interrupted export never leaves a `Contents.json` naming a file that is not there).
-    public func files(jobs: Int = defaultJobs) throws -> [File] {
+    /// interrupted export never leaves a `Contents.json` naming a file that is not there). `rendering`
+    /// draws the images.
+    public func files(jobs: Int = defaultJobs, rendering: any AssetRendering) throws -> [File] {
         let work = imageSets.flatMap { set in set.images.map { (set.path + "/" + $0.filename, $0) } }
         let format = self.format
         let rendered = parallelMap(work.count, jobs: jobs) { i -> Result<Data, Error> in
-            Result { try Self.render(work[i].1, format: format) }
+            Result { try Self.render(work[i].1, format: format, with: rendering) }
         }
         var files: [File] = []
         files.reserveCapacity(work.count + imageSets.count + folders.count + 1)
@@ -200,22 +204,23 @@ public struct AssetCatalog: Sendable {
         return files
     }
 
-    static func render(_ image: Image, format: Format) throws -> Data {
+    /// One image's file, drawn by `rendering`.
+    public static func render(_ image: Image, format: Format, with rendering: any AssetRendering) throws -> Data {
         switch format {
         case .png:
-            return try Renderer.raster(image.layout, spec: image.spec, parts: [.glyph]).pngData(.small)
+            return try rendering.png(image.layout, spec: image.spec)
         case .pdf:
-            return Renderer.vector(image.layout, spec: image.spec, format: .pdf, parts: [.glyph])
+            return rendering.pdf(image.layout, spec: image.spec)
         case .svg:
             guard image.spec.images?.template == true else {
-                return unitlessSVGSize(Renderer.vector(image.layout, spec: image.spec, format: .svg, parts: [.glyph]))
+                return unitlessSVGSize(rendering.svg(image.layout, spec: image.spec))
             }
             // A tinted template comes out of cairo as a <mask> with an alpha <filter>, which Xcode's SVG
             // subset may not draw. Xcode uses only a template's alpha, so draw the image's own paths
             // untinted and paint every colour black: the same coverage, in plain paths.
             var plain = image.spec
             plain.images?.template = false
-            return unitlessSVGSize(blackened(Renderer.vector(image.layout, spec: plain, format: .svg, parts: [.glyph])))
+            return unitlessSVGSize(blackened(rendering.svg(image.layout, spec: plain)))
         }
     }
 
@@ -237,6 +242,17 @@ public struct AssetCatalog: Sendable {
         text.replaceSubrange(open.lowerBound..<close, with: fixed)
         return Data(text.utf8)
     }
+}
+
+/// What draws a catalog's images: the glyph of a layout alone (no surface, no label), as a file.
+/// GlyphExport declares it; the caller passes the render target's (`CairoAssetRendering`, GlyphPipeline).
+public protocol AssetRendering: Sendable {
+    /// A PNG at the layout's display scale, compressed as small as it goes (the catalog ships it).
+    func png(_ layout: Layout, spec: Spec) throws -> Data
+    /// A one-page PDF, the layout's canvas in points.
+    func pdf(_ layout: Layout, spec: Spec) -> Data
+    /// An SVG, the layout's canvas in points (as cairo writes it).
+    func svg(_ layout: Layout, spec: Spec) -> Data
 }
 
 extension Layout {

@@ -1,8 +1,5 @@
 import Foundation
-import GlyphColor
 import GlyphCore
-import GlyphRaster
-import GlyphRender
 
 extension AssetCatalog {
     /// What `write` did.

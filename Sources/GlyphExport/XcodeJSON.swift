@@ -1,8 +1,4 @@
 import Foundation
-import GlyphColor
-import GlyphCore
-import GlyphRaster
-import GlyphRender
 
 /// A JSON value written byte for byte the way Xcode writes an asset catalog's `Contents.json`, so a
 /// catalog that Xcode opens and saves again does not change, and a re-export changes no byte.

@@ -4,6 +4,7 @@ import Testing
 @testable import GlyphColor
 @testable import GlyphCore
 @testable import GlyphExport
+@testable import GlyphPipeline
 @testable import GlyphRaster
 @testable import GlyphRender
 
