@@ -4,7 +4,7 @@ import PackageDescription
 /// Swift 6 mode; in release builds the optimizer may inline across the targets (the colour science
 /// and the pixel accessors sit in lower targets than the loops that call them).
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
-/// Every library target, for the executables and tests that use them all.
+/// Every library target, for the CLI and the tests that use them all.
 let libraries: [Target.Dependency] = ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot",
                                       "GlyphReport", "GlyphExport", "GlyphPipeline"]
 
@@ -49,22 +49,21 @@ let package = Package(
         .target(name: "CGlyphSys"),
         // The library, one target per stage of the data flow (docs/architecture.md). The compiler
         // keeps the arrows: only GlyphRender sees cairo, librsvg, poppler and pango; only GlyphRaster (and
-        // what renders) sees libpng; the colour science sees nothing; audit, snapshot and report
-        // never see the renderer; nothing sees the CLI.
+        // what renders) sees libpng; the colour science sees nothing; audit, snapshot, report and
+        // export never see the renderer, nor the renderer the audit (the pipeline joins them); nothing
+        // sees the CLI. Each target lists exactly the targets its files import (scripts/check-targets).
         .target(name: "GlyphColor", swiftSettings: swift6),
         .target(name: "GlyphCore", dependencies: ["GlyphColor", "CGlyphSys"], swiftSettings: swift6),
         .target(name: "GlyphRaster", dependencies: ["GlyphCore", "GlyphColor", "CGlyphSupport"], swiftSettings: swift6),
         .target(name: "GlyphAudit", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphRender",
-                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "CCairo", "CRsvg", "CPoppler"],
+                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "CCairo", "CRsvg", "CPoppler", "CPNG"],
                 swiftSettings: swift6),
         .target(name: "GlyphSnapshot", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
-        .target(name: "GlyphReport", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "GlyphSnapshot"],
-                swiftSettings: swift6),
+        .target(name: "GlyphReport", dependencies: ["GlyphCore", "GlyphAudit", "GlyphSnapshot"], swiftSettings: swift6),
         .target(name: "GlyphExport", dependencies: ["GlyphCore", "GlyphColor"], swiftSettings: swift6),
         .target(name: "GlyphPipeline",
-                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot",
-                               "GlyphReport", "GlyphExport"],
+                dependencies: ["GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphReport", "GlyphExport"],
                 swiftSettings: swift6),
         .executableTarget(
             name: "glyphaudit",
@@ -74,26 +73,26 @@ let package = Package(
         // `make bench`: per-stage timings of the pipeline in a release build.
         .executableTarget(
             name: "glyphbench",
-            dependencies: libraries,
+            dependencies: ["GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphPipeline"],
             swiftSettings: swift6
         ),
         // `make fuzz`: libFuzzer targets for the readers of untrusted input (docs/fuzzing.md). In an
         // ordinary build it only replays files; scripts/fuzz builds it with the fuzzer.
         .executableTarget(
             name: "glyphfuzz",
-            dependencies: libraries,
+            dependencies: ["GlyphCore", "GlyphRaster", "GlyphRender"],
             swiftSettings: swift6 + [.enableExperimentalFeature("Extern")]
         ),
         // Helpers both test targets use (pixel edits a snapshot comparison must catch or explain).
         .target(
             name: "GlyphTestSupport",
-            dependencies: libraries,
+            dependencies: ["GlyphRaster", "GlyphSnapshot"],
             path: "Tests/GlyphTestSupport",
             swiftSettings: swift6
         ),
         .testTarget(
             name: "GlyphRenderTests",
-            dependencies: libraries + ["GlyphTestSupport"],
+            dependencies: libraries + ["GlyphTestSupport", "CCairo"],
             swiftSettings: swift6
         ),
         .testTarget(

@@ -1,7 +1,5 @@
 import Foundation
-import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// A rule's severity in `.glyphaudit.json`: one of the three, or `off` to not run it.
 public enum ConfiguredSeverity: String, Sendable, CaseIterable, Codable {

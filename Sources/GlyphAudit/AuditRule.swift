@@ -1,7 +1,4 @@
 import Foundation
-import GlyphColor
-import GlyphCore
-import GlyphRaster
 
 /// A number a rule reads from `.glyphaudit.json` (`rules.<id>.<name>`), with its default and range.
 public struct RuleParameter: Sendable, Equatable {

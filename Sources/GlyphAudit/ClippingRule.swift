@@ -1,7 +1,5 @@
 import Foundation
-import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// `clipping`: ink of the glyph or the label outside its frame at some Dynamic Type size.
 public struct ClippingRule: AuditRule {

@@ -1,7 +1,5 @@
 import Foundation
-import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// `dynamic-type-scaling`: the glyph keeps its size relative to the text it stands beside as Dynamic
 /// Type changes (the checkbox seed: "let the box glyph scale with the label under Dynamic Type").

@@ -1,7 +1,4 @@
 import Foundation
-import GlyphColor
-import GlyphCore
-import GlyphRaster
 
 /// Where a glyph's pixels sit in its variant's render, without the pixels.
 public struct GlyphFrame: Sendable, Equatable {

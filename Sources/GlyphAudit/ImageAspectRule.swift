@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 import GlyphCore
 import GlyphRaster
 

@@ -1,7 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// How much of a glyph's picture changes between two states, in each of the four views, once any
 /// change of colour alone is explained away.

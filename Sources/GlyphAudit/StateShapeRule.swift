@@ -1,7 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// `state-shape` (WCAG 1.4.1 Use of Color): two states of a control must differ in shape, not only
 /// in colour, in greyscale and for the three colour-vision deficiencies.

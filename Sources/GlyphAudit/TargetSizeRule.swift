@@ -1,7 +1,5 @@
 import Foundation
-import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// `target-size`: the hit area at each Dynamic Type size — under 24 × 24 pt is an error (WCAG 2.5.8,
 /// unless the declared spacing earns its spacing exception), under 44 × 44 pt a warning (Apple HIG).

@@ -1,7 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// `text-contrast` (WCAG 1.4.3 Contrast (Minimum)): the label against the surface, 4.5:1, or 3:1
 /// where the label is large text at that Dynamic Type size.

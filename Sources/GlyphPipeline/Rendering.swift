@@ -1,6 +1,5 @@
 import Foundation
 import GlyphCore
-import GlyphRaster
 import GlyphRender
 import GlyphSnapshot
 

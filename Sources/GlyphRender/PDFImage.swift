@@ -2,7 +2,6 @@ import CCairo
 import CPoppler
 import Foundation
 import GlyphCore
-import GlyphRaster
 
 /// A PDF image of a spec (an asset catalog's vector PDF, or a PDF named in `images`), read once by
 /// poppler and drawn many times as a vector, onto whatever surface the renderer draws on. Its size

@@ -2,7 +2,6 @@ import CCairo
 import CPNG
 import CRsvg
 import Foundation
-import GlyphCore
 
 /// What draws and encodes a render, as the snapshot fingerprint records it (`renderer.json` beside
 /// the baselines, docs/snapshots.md): glyphaudit's own render version, the versions of the

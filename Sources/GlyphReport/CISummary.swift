@@ -1,8 +1,6 @@
 import Foundation
 import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphRaster
 import GlyphSnapshot
 
 // What a pull request shows of a run: summary.md (a step summary or a comment) and the workflow

@@ -1,8 +1,6 @@
 import Foundation
 import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphRaster
 import GlyphSnapshot
 
 /// The designers' report: one self-contained `index.html` (no server, no network, no outside fonts

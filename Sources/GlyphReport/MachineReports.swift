@@ -1,8 +1,6 @@
 import Foundation
 import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphRaster
 import GlyphSnapshot
 
 /// XML text escaping for element content and attribute values.

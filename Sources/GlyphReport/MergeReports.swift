@@ -1,9 +1,5 @@
 import Foundation
-import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphRaster
-import GlyphSnapshot
 
 extension RunReport {
     /// Merges the reports of the shards of one run into the report of the whole run. Refuses

@@ -1,8 +1,6 @@
 import Foundation
 import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphRaster
 import GlyphSnapshot
 
 // Conversions into the report model: rules as the report lists them, snapshot results as records

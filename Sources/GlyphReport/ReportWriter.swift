@@ -1,9 +1,6 @@
 import Foundation
 import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphRaster
-import GlyphSnapshot
 
 /// The report formats `run` writes (`--formats`).
 public enum ReportFormat: String, CaseIterable, Sendable {

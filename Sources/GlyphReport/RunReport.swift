@@ -1,8 +1,6 @@
 import Foundation
 import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphRaster
 import GlyphSnapshot
 
 /// Everything one run found, in a form that is written to `report.json` and read back by

@@ -1,5 +1,3 @@
-import GlyphColor
-import GlyphCore
 import GlyphRaster
 // A Swift port of pixelmatch v6.0.0 (https://github.com/mapbox/pixelmatch, ISC License,
 // Copyright (c) Mapbox), the small pixel-level image comparison library.

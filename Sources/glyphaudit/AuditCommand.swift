@@ -1,13 +1,7 @@
 import Foundation
 import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphExport
 import GlyphPipeline
-import GlyphRaster
-import GlyphRender
-import GlyphReport
-import GlyphSnapshot
 
 enum AuditCommand {
     static let command = Command(

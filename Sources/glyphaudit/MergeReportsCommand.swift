@@ -1,11 +1,6 @@
 import Foundation
 import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphExport
-import GlyphPipeline
-import GlyphRaster
-import GlyphRender
 import GlyphReport
 import GlyphSnapshot
 

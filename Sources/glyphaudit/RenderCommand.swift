@@ -1,13 +1,8 @@
 import Foundation
-import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphExport
 import GlyphPipeline
 import GlyphRaster
 import GlyphRender
-import GlyphReport
-import GlyphSnapshot
 
 enum RenderCommand {
     static let command = Command(

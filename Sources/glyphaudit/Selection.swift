@@ -1,13 +1,6 @@
 import Foundation
-import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphExport
-import GlyphPipeline
-import GlyphRaster
 import GlyphRender
-import GlyphReport
-import GlyphSnapshot
 
 /// The options every command that works on variants shares.
 enum Selection {

@@ -1,13 +1,5 @@
 import Foundation
-import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphExport
-import GlyphPipeline
-import GlyphRaster
-import GlyphRender
-import GlyphReport
-import GlyphSnapshot
 
 let version = "0.1.0"
 

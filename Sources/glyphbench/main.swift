@@ -1,13 +1,10 @@
 import Dispatch
 import Foundation
 import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphExport
 import GlyphPipeline
 import GlyphRaster
 import GlyphRender
-import GlyphReport
 import GlyphSnapshot
 
 // Per-stage timings of the render pipeline on the built-in presets (release build: `make bench`).

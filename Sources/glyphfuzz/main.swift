@@ -8,15 +8,9 @@
 // file named (or each file in each folder named), which replays a corpus or a crash input under the
 // debugger or with Swift's own backtrace.
 import Foundation
-import GlyphAudit
-import GlyphColor
 import GlyphCore
-import GlyphExport
-import GlyphPipeline
 import GlyphRaster
 import GlyphRender
-import GlyphReport
-import GlyphSnapshot
 
 /// What each target feeds its input to. Each must return, whatever the bytes: any crash (a trap, a
 /// memory error), a hang (libFuzzer's -timeout) or a memory blow-up (-rss_limit_mb, -malloc_limit_mb)

@@ -1,11 +1,4 @@
-import GlyphAudit
-import GlyphColor
-import GlyphCore
-import GlyphExport
-import GlyphPipeline
 import GlyphRaster
-import GlyphRender
-import GlyphReport
 import GlyphSnapshot
 
 // Pixel edits the snapshot tests of both test targets make to renders: a change the comparator must

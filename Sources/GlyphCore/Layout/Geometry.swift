@@ -1,4 +1,3 @@
-import GlyphColor
 /// A rectangle in points (or pixels), origin top left.
 public struct Rect: Sendable, Equatable, Codable {
     public var x: Double

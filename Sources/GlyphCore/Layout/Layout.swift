@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// A label placed in the row.
 public struct LabelLayout: Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// Which parts of a variant to draw (audits draw the glyph or the label alone to measure its ink).
 public struct RenderParts: OptionSet, Sendable {

@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// Where a line of text sits: its logical box (advance width and line height) and its ink box,
 /// both relative to the layout's top-left corner, in points.

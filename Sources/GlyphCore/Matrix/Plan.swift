@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import GlyphColor
 
 /// A variant with its spec and layout, ready to render.
 public struct PlannedVariant: Sendable {

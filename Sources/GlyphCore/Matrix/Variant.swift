@@ -1,4 +1,3 @@
-import GlyphColor
 /// One cell of the variant matrix: a control at one size, Dynamic Type size, theme, state and display scale.
 public struct Variant: Sendable, Hashable, Codable {
     public var preset: String

@@ -1,4 +1,3 @@
-import GlyphColor
 /// SwiftUI's `DynamicTypeSize`: the 12 content size categories, smallest first.
 public enum DynamicTypeSize: String, CaseIterable, Sendable, Codable, Comparable {
     case xSmall, small, medium, large, xLarge, xxLarge, xxxLarge

@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// Bad input: names the file, the place in it and what is wrong. The tool exits with status 2.
 public struct InputError: Error, CustomStringConvertible, Sendable, Equatable {

@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// A parsed JSON value that remembers where it stood in its file (line and column),
 /// so that errors and reports can point at the exact place.

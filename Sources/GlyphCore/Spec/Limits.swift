@@ -1,6 +1,5 @@
 import CGlyphSys
 import Foundation
-import GlyphColor
 
 /// Every limit the tool puts on its inputs, in one place (docs/limits.md lists them with their
 /// reasons). Each is checked before the work it guards, and the message names it.

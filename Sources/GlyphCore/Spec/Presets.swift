@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// The assets compiled into the tool (see scripts/embed-assets), read like files under `Assets/`.
 public struct BuiltinSource: AssetSource {

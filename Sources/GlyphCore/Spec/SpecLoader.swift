@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// Where a spec's neighbouring files (tokens, images) come from: the file system, or the
 /// assets built into the tool.

@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// Typed access to a spec's JSON with key paths in every error, and token aliases resolved.
 package struct SpecReader {

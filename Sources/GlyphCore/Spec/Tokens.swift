@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// A design-token file: W3C Design Tokens (DTCG) format 2025.10, or a Tokens Studio file
 /// (docs/tokens.md says what is read and what is refused).

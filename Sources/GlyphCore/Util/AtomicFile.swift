@@ -1,6 +1,5 @@
 import CGlyphSys
 import Foundation
-import GlyphColor
 
 /// Writes files the safe way: a temporary name in the same folder, flushed to disk, then renamed
 /// over the old name, and the rename flushed too. A run killed in the middle, or a power cut,

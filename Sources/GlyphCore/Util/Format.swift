@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 public enum Format {
     /// A contrast ratio for a message: truncated (never rounded up) to two decimals, so 2.999 shows

@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// A small lock around a value (Synchronization's Mutex needs newer platforms than we assume).
 public final class Mutex<Value>: @unchecked Sendable {

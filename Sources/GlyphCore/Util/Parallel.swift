@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import GlyphColor
 
 /// Runs `body` for 0..<count on `jobs` threads and returns the results in index order.
 public func parallelMap<T: Sendable>(_ count: Int, jobs: Int, _ body: @Sendable (Int) -> T) -> [T] {

@@ -1,5 +1,4 @@
 import Foundation
-import GlyphColor
 
 /// Writes atomically, but leaves a file alone when it already holds these bytes (read only when it
 /// is a regular file no larger than the new bytes).
