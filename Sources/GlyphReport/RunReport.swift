@@ -246,11 +246,7 @@ extension RunReport {
 
     /// The report as JSON: sorted keys, two-space indent, so equal reports are equal bytes.
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+        try JSONOutput.data(self)
     }
 
     public static func read(_ url: URL) throws(InputError) -> RunReport {

@@ -124,9 +124,7 @@ enum AuditCommand {
             for w in result.placeholderWarnings { Console.info("glyphaudit: " + w) }
         }
         if args.flag("json") {
-            var data = result.jsonData()
-            data.append(0x0A)
-            FileHandle.standardOutput.write(data)
+            FileHandle.standardOutput.write(try result.jsonData())
         } else if !Console.quiet {
             Console.out(AuditText.render(result, verbose: args.flag("verbose"), color: AuditText.useColor))
         }

@@ -146,11 +146,7 @@ enum CheckCommand {
 
         for note in report.comparisonNotes ?? [] { Console.info(note) }
         if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            var data = try encoder.encode(JSONReport(report: report))
-            data.append(0x0A)
-            FileHandle.standardOutput.write(data)
+            FileHandle.standardOutput.write(try JSONOutput.data(JSONReport(report: report)))
         } else {
             var lines = listing(report, verbose: verbose, see: "--verbose lists them all, --json gives every result")
             if !writes.isEmpty && !verbose { lines.append(writeSummary(report)) }

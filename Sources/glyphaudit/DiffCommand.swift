@@ -92,11 +92,7 @@ enum DiffCommand {
         }
 
         if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            var data = try encoder.encode(JSONReport(report))
-            data.append(0x0A)
-            FileHandle.standardOutput.write(data)
+            FileHandle.standardOutput.write(try JSONOutput.data(JSONReport(report)))
         } else {
             var text = ""
             for p in report.pairs {
