@@ -238,9 +238,10 @@ extension RunReport {
     }
 
     /// 0 clean, 1 findings at the fail level or failed snapshots.
-    public var exitStatus: Int32 {
-        failingFindings.isEmpty && counts.snapshotFailed == 0 ? 0 : 1
+    public var status: ExitStatus {
+        ExitStatus(failed: !failingFindings.isEmpty || counts.snapshotFailed > 0)
     }
+    public var exitStatus: Int32 { status.rawValue }
 
     public var passed: Bool { exitStatus == 0 }
 

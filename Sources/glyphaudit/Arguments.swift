@@ -1,4 +1,5 @@
 import Foundation
+import GlyphCore
 
 /// One option a command accepts.
 ///
@@ -133,7 +134,7 @@ struct Command: Sendable {
     let usage: String
     let discussion: String
     let options: [Option]
-    let run: @Sendable (Arguments) throws -> Int32
+    let run: @Sendable (Arguments) throws -> ExitStatus
 
     var help: String {
         var s = "OVERVIEW: \(summary)\n\nUSAGE: \(usage)\n"

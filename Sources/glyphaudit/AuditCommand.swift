@@ -102,7 +102,7 @@ enum AuditCommand {
         return config
     }
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         let failOn = try failLevel(args)
         let jobs = try Selection.jobs(args)
         let config = try config(args)
@@ -131,8 +131,8 @@ enum AuditCommand {
         let presets = result.presets.count == 1 ? "1 preset" : "\(result.presets.count) presets"
         Console.info(String(format: "audited %d variants of %@ with %d rules in %.2f s", result.variants,
                             presets, result.rules.count, elapsed))
-        if args.value("write-baseline") != nil { return 0 }
-        return result.fails(at: failOn) ? 1 : 0
+        if args.value("write-baseline") != nil { return .clean }
+        return ExitStatus(failed: result.fails(at: failOn))
     }
 }
 

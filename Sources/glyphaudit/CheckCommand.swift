@@ -118,7 +118,7 @@ enum CheckCommand {
         return (folder, true)
     }
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         if !args.positionals.isEmpty {
             throw UsageError(message: "check takes no arguments, got \"\(args.positionals[0])\"")
         }
@@ -161,7 +161,7 @@ enum CheckCommand {
         if let e = report.fingerprintError { Console.error(e) }
         if let message = missingMessage(report, args: args, copyFrom: checker.newSnapshots) { Console.error(message) }
         Console.info(summary(report.counts, elapsed: seconds(since: start)))
-        return report.exitStatus
+        return report.status
     }
 
     /// The lines of the results worth a line: without `verbose`, the baselines written are left to

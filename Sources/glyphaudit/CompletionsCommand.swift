@@ -25,7 +25,7 @@ enum CompletionsCommand {
         options: [],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         guard args.positionals.count == 1, let shell = args.positionals.first else {
             throw UsageError(message: "name one shell: \(Arguments.alternatives(shells))")
         }
@@ -35,7 +35,7 @@ enum CompletionsCommand {
         case "fish": FileHandle.standardOutput.write(Data(fish().utf8))
         default: throw UsageError(message: "completions: unknown shell \"\(shell)\"; \(Arguments.alternatives(shells))")
         }
-        return 0
+        return .clean
     }
 
     // MARK: What is completed

@@ -49,7 +49,7 @@ enum DiffCommand {
         ],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         guard args.positionals.count == 2 else {
             throw UsageError(message: "diff takes two paths, A and B (files or folders), got \(args.positionals.count)")
         }
@@ -112,7 +112,7 @@ enum DiffCommand {
                             report.unreadable > 0 ? ", \(report.unreadable) unreadable" : "",
                             aIsFolder ? "; \(report.onlyInA.count) only in A, \(report.onlyInB.count) only in B" : "",
                             seconds(since: start)))
-        return report.exitStatus
+        return report.status
     }
 
     /// Whether the path is an existing folder.

@@ -36,7 +36,7 @@ enum ExportCommand {
         ],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         guard let dir = args.value("xcassets") else {
             throw UsageError(message: "--xcassets DIR is required")
         }
@@ -65,6 +65,6 @@ enum ExportCommand {
                             summary.written.count, summary.unchanged.count,
                             summary.removed.isEmpty ? "" : ", \(summary.removed.count) stale removed",
                             seconds(since: start)))
-        return 0
+        return .clean
     }
 }

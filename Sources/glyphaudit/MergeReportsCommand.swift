@@ -42,7 +42,7 @@ enum MergeReportsCommand {
     /// How many failed snapshots the summary names before "… and N more".
     static let listLimit = 10
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         let dirs = args.positionals
         guard !dirs.isEmpty else { throw UsageError(message: "name the shards' report folders") }
         let formats = try RunCommand.formats(args)
@@ -96,7 +96,7 @@ enum MergeReportsCommand {
         Console.info("merged \(parts.count) reports: \(counted(counts.variants, "variant")), \(counted(counts.errors, "error")), "
                      + "\(counted(counts.warnings, "warning")), \(counted(counts.snapshotFailed, "snapshot failure")) → \(out.path)")
         for line in verdict(merged) { Console.info(line) }
-        return merged.exitStatus
+        return merged.status
     }
 
     /// The regular files below a report folder's `new-snapshots/`, relative to the report folder,

@@ -27,7 +27,7 @@ enum PresetsCommand {
         ],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         let p = args.positionals
         if p.isEmpty {
             if args.value("out") != nil { throw UsageError(message: "--out goes with `presets show NAME`") }
@@ -35,7 +35,7 @@ enum PresetsCommand {
                 let spec = try Presets.load(name)
                 Console.out("\(name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(spec.variants().count) variants  \(spec.control.rawValue)")
             }
-            return 0
+            return .clean
         }
         guard p.count == 2, p[0] == "show" else {
             throw UsageError(message: "expected `presets` or `presets show NAME`")
@@ -49,16 +49,16 @@ enum PresetsCommand {
             }
             Console.info("wrote \(files.map(\.path).joined(separator: ", ")) into \(folder.path); "
                          + "render it with `glyphaudit render --spec \(folder.appendingPathComponent(files[0].path).path)`")
-            return 0
+            return .clean
         }
         let references = try Presets.references(name)
-        guard let text = Presets.source(name) else { return 2 }
+        guard let text = Presets.source(name) else { return .badInput }
         FileHandle.standardOutput.write(Data(text.utf8))
         if !references.isEmpty {
             let list = references.map { String($0.dropFirst("Assets/".count)) }.joined(separator: ", ")
             Console.info("note: this spec reads \(list) from the tool's built-in assets, so it does not load on its own; "
                          + "`glyphaudit presets show \(name) --out DIR` writes it with those files into DIR")
         }
-        return 0
+        return .clean
     }
 }

@@ -32,7 +32,7 @@ enum RenderCommand {
         ],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         var formats: [RenderFileFormat] = []
         for name in args.list("format").isEmpty ? ["png"] : args.list("format") {
             guard let f = RenderFileFormat(rawValue: name) else {
@@ -48,18 +48,18 @@ enum RenderCommand {
         let items = plan.items
         if let first = Pipeline.writeFiles(plan, formats: formats, into: out, jobs: jobs).first {
             Console.error("cannot write \(out.path): \(first)")
-            return 2
+            return .badInput
         }
         if let sheets = args.value("contact-sheet") {
             try Pipeline.writeContactSheets(plan, into: URL(fileURLWithPath: sheets))
         }
         Console.info(String(format: "rendered %d of %d variants (%d files) into %@ in %.2f s",
                             items.count, plan.total, items.count * formats.count, out.path, seconds(since: start)))
-        return 0
+        return .clean
     }
 
     /// `--svg-jobs`: plain SVG → PNG at given pixel sizes (the peer benchmark's workload).
-    static func renderSVGJobs(_ list: URL, out: URL, jobs: Int) throws -> Int32 {
+    static func renderSVGJobs(_ list: URL, out: URL, jobs: Int) throws -> ExitStatus {
         let start = DispatchTime.now()
         let text: String
         do { text = String(decoding: try InputFile.read(list.path, limit: Limits.jsonFileBytes, what: "job list"), as: UTF8.self) } catch {
@@ -92,10 +92,10 @@ enum RenderCommand {
         }.compactMap { $0 }
         if let first = failures.first {
             Console.error(first)
-            return 2
+            return .badInput
         }
         Console.info(String(format: "rendered %d SVG jobs (%d documents) into %@ in %.2f s", work.count, documents.count,
                             out.path, seconds(since: start)))
-        return 0
+        return .clean
     }
 }

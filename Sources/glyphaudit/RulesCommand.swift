@@ -26,7 +26,7 @@ enum RulesCommand {
         ],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         let config = try AuditCommand.config(args)
         let auditor = Auditor(config: config)
         let p = args.positionals
@@ -40,7 +40,7 @@ enum RulesCommand {
                             + "\(severity(rule).padding(toLength: 8, withPad: " ", startingAt: 0)) "
                             + "\(criterion.padding(toLength: 11, withPad: " ", startingAt: 0)) \(rule.title)")
             }
-            return 0
+            return .clean
         }
         guard p.count == 2, p[0] == "explain" else {
             throw UsageError(message: "expected `rules` or `rules explain ID`")
@@ -65,7 +65,7 @@ enum RulesCommand {
             s += "  severity = \(severity(rule)) (error, warning, info or off)\n"
         }
         Console.out(s)
-        return 0
+        return .clean
     }
 
     static func format(_ v: Double) -> String {

@@ -66,7 +66,7 @@ enum RunCommand {
         return out
     }
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         let start = DispatchTime.now()
         let formats = try formats(args)
         let failOn = try AuditCommand.failLevel(args)
@@ -140,13 +140,15 @@ enum RunCommand {
                 Console.error(message)
             }
         }
-        if snapshotReport?.results.contains(where: { $0.writeError != nil }) == true || snapshotReport?.fingerprintError != nil { return 2 }
         // An unreadable baseline is bad input, as in `check`: named on stderr, exit 2 (the report,
-        // written all the same, shows it among the snapshots).
-        let unreadable = snapshotReport?.results.filter { $0.status == .unreadable } ?? []
-        for r in unreadable { Console.error("\(r.baseline): unreadable baseline: \(r.message ?? "?")") }
-        if !unreadable.isEmpty { return 2 }
-        return result.exitStatus
+        // written all the same, shows it among the snapshots); after a failed write (also named) it is not.
+        let writeFailed = snapshotReport?.results.contains(where: { $0.writeError != nil }) == true || snapshotReport?.fingerprintError != nil
+        if !writeFailed {
+            for r in snapshotReport?.results ?? [] where r.status == .unreadable {
+                Console.error("\(r.baseline): unreadable baseline: \(r.message ?? "?")")
+            }
+        }
+        return ExitStatus(failed: !result.passed, badInput: snapshotReport?.badInput ?? false)
     }
 
     static func printSummary(_ r: RunReport, audit: AuditResult, snapshots: SnapshotReport?, report: URL,
