@@ -96,9 +96,10 @@ let package = Package(
             dependencies: libraries + ["GlyphTestSupport"],
             swiftSettings: swift6
         ),
+        // The CLI's tests run the built binary; they also import it to check its option tables.
         .testTarget(
             name: "glyphauditTests",
-            dependencies: libraries + ["GlyphTestSupport"],
+            dependencies: libraries + ["GlyphTestSupport", "glyphaudit"],
             swiftSettings: swift6
         ),
     ]

@@ -28,16 +28,15 @@ enum MergeReportsCommand {
         or the --report folder is not empty and --force is not given.
         """,
         options: [
-            Option(name: "report", value: "DIR",
-                   help: "Where to write the merged reports (default: glyphaudit-out; if not empty, only with --force)."),
-            Option(name: "formats", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all).",
-                   choices: ReportFormat.allCases.map(\.rawValue), list: true),
-            Option(name: "fail-on", value: "LEVEL",
-                   help: "The merged run's fail level: error (default), warning or never.", choices: AuditCommand.failLevels),
-            Option.flag("force", "Write into a --report folder that is not empty."),
-            Option.flag("quiet", "Print nothing but errors."),
+            ReportOptions.report.withHelp("Where to write the merged reports (default: glyphaudit-out; if not empty, only with --force)."),
+            ReportOptions.formats,
+            AuditOptions.failOn.withHelp("The merged run's fail level: error (default), warning or never."),
+            force,
+            OutputOptions.quiet,
         ],
         run: run)
+
+    static let force = Option.flag("force", "Write into a --report folder that is not empty.")
 
     /// How many failed snapshots the summary names before "… and N more".
     static let listLimit = 10
@@ -47,8 +46,8 @@ enum MergeReportsCommand {
         guard !dirs.isEmpty else { throw UsageError(message: "name the shards' report folders") }
         let formats = try RunCommand.formats(args)
         let failOn = try AuditCommand.failLevel(args)?.rawValue ?? "never"
-        let out = URL(fileURLWithPath: args.value("report") ?? "glyphaudit-out")
-        try checkDestination(out, force: args.flag("force"))
+        let out = URL(fileURLWithPath: args.value(ReportOptions.report) ?? "glyphaudit-out")
+        try checkDestination(out, force: args.flag(force))
         var parts: [(report: RunReport, file: String)] = []
         for dir in dirs {
             let file = URL(fileURLWithPath: dir).appendingPathComponent(ReportFormat.json.fileName)

@@ -22,15 +22,15 @@ enum PresetsCommand {
         DIR/images/, with the spec's paths pointing at them (and without `$schema`). `glyphaudit render
         --spec DIR/NAME.json` renders exactly what `--preset NAME` renders.
         """,
-        options: [
-            Option(name: "out", value: "DIR", help: "With `show`: write the spec and the files it reads into DIR."),
-        ],
+        options: [out],
         run: run)
+
+    static let out = Option(name: "out", value: "DIR", help: "With `show`: write the spec and the files it reads into DIR.")
 
     static func run(_ args: Arguments) throws -> ExitStatus {
         let p = args.positionals
         if p.isEmpty {
-            if args.value("out") != nil { throw UsageError(message: "--out goes with `presets show NAME`") }
+            if args.value(Self.out) != nil { throw UsageError(message: "--out goes with `presets show NAME`") }
             for name in Presets.names {
                 let spec = try Presets.load(name)
                 Console.out("\(name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(spec.variants().count) variants  \(spec.control.rawValue)")
@@ -41,7 +41,7 @@ enum PresetsCommand {
             throw UsageError(message: "expected `presets` or `presets show NAME`")
         }
         let name = try Selection.preset(p[1], option: "presets show")
-        if let out = args.value("out") {
+        if let out = args.value(Self.out) {
             let files = try Presets.standalone(name)
             let folder = URL(fileURLWithPath: out)
             for file in files {

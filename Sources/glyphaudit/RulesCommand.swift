@@ -21,8 +21,8 @@ enum RulesCommand {
         .glyphaudit.json from the working folder up to the repository root.
         """,
         options: [
-            AuditCommand.configOption,
-            Option.flag("verbose", "Say on stderr which configuration file is read."),
+            AuditOptions.config,
+            OutputOptions.verbose.withHelp("Say on stderr which configuration file is read."),
         ],
         run: run)
 

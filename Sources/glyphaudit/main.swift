@@ -9,8 +9,6 @@ import GlyphRender
 import GlyphReport
 import GlyphSnapshot
 
-let version = "0.1.0"
-
 /// Every command, in the order `--help` lists them. `completions` generates its scripts from this
 /// table and the commands' option tables, so the scripts know what the parser knows.
 enum Commands {
@@ -80,7 +78,7 @@ func main() -> Int32 {
     }
     do {
         let args = try Arguments(argv, options: command.options)
-        Console.quiet = args.flag("quiet")
+        Console.quiet = args.declares(OutputOptions.quiet) && args.flag(OutputOptions.quiet)
         // Every file a command writes is flushed to disk in one go at its end (and none is left
         // behind when it fails): see AtomicFile.batch.
         return try AtomicFile.batch { try command.run(args) }.rawValue
