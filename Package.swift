@@ -95,9 +95,10 @@ let package = Package(
             dependencies: libraries + ["GlyphTestSupport", "CCairo"],
             swiftSettings: swift6
         ),
+        // The CLI's tests run the built binary; they also import it to check its option tables.
         .testTarget(
             name: "glyphauditTests",
-            dependencies: libraries + ["GlyphTestSupport"],
+            dependencies: libraries + ["GlyphTestSupport", "glyphaudit"],
             swiftSettings: swift6
         ),
     ]

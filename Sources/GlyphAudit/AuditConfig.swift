@@ -101,13 +101,30 @@ public struct AcceptedFinding: Sendable, Equatable {
         return pi == p.count
     }
 
-    func jsonObject() -> [String: Any] {
-        var o: [String: Any] = ["rule": rule, "variant": variant, "reason": reason]
-        if let subject { o["subject"] = subject }
-        if let message { o["message"] = message }
-        if let severity { o["severity"] = severity.rawValue }
-        return o
+}
+
+/// An entry as a baseline file holds it (and `audit --json` lists unused ones): where it was
+/// written (`file`, `line`) is not part of it.
+extension AcceptedFinding: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case rule, variant, subject, reason, message, severity
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(rule, forKey: .rule)
+        try c.encode(variant, forKey: .variant)
+        try c.encodeIfPresent(subject, forKey: .subject)
+        try c.encode(reason, forKey: .reason)
+        try c.encodeIfPresent(message, forKey: .message)
+        try c.encodeIfPresent(severity, forKey: .severity)
+    }
+}
+
+/// A baseline file (`--write-baseline FILE`, `--baseline FILE`): `{"version": 1, "accepted": [...]}`.
+struct BaselineFile: Encodable {
+    var version = 1
+    var accepted: [AcceptedFinding]
 }
 
 /// `.glyphaudit.json`:
@@ -271,7 +288,7 @@ public struct AuditConfig: Sendable, Equatable {
     /// finding in `previous` is kept; a finding that is new, or changed since its entry was written,
     /// gets a placeholder reason (`TODO: …`, naming the earlier reason when there was one).
     public static func baselineData(for result: AuditResult, previous: [AcceptedFinding] = []) -> Data {
-        var entries: [[String: Any]] = []
+        var entries: [AcceptedFinding] = []
         var seen = Set<String>()
         for f in result.findings where f.severity >= .warning {
             let key = "\(f.rule)\u{0}\(f.variant)\u{0}\(f.subject)"
@@ -286,11 +303,8 @@ public struct AuditConfig: Sendable, Equatable {
                 reason = todo
             }
             entries.append(AcceptedFinding(rule: f.rule, variant: f.variant, subject: f.subject, reason: reason,
-                                           message: f.message, severity: f.severity).jsonObject())
+                                           message: f.message, severity: f.severity))
         }
-        let object: [String: Any] = ["version": 1, "accepted": entries]
-        var data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        data.append(0x0A)
-        return data
+        return (try? JSONOutput.data(BaselineFile(accepted: entries), keyOrder: .natural)) ?? Data()
     }
 }

@@ -154,61 +154,8 @@ public struct AuditResult: Sendable {
         return open.contains { $0.severity >= level }
     }
 
-    /// The result as JSON (`--json`): a summary and every finding with its numbers and location.
-    public func jsonObject() -> [String: Any] {
-        var summary: [String: Any] = [
-            "variants": variants,
-            "presets": presets,
-            "rules": rules,
-            "error": count(.error),
-            "warning": count(.warning),
-            "info": count(.info),
-            "accepted": findings.count - open.count,
-        ]
-        var byPreset: [String: [String: [String: Int]]] = [:]
-        for f in open {
-            byPreset[f.preset, default: [:]][f.rule, default: [:]][f.severity.rawValue, default: 0] += 1
-        }
-        summary["byPreset"] = byPreset
-        let list: [[String: Any]] = findings.map { f in
-            var o: [String: Any] = [
-                "rule": f.rule,
-                "severity": f.severity.rawValue,
-                "criterion": f.criterion ?? NSNull(),
-                "variant": f.variant,
-                "subject": f.subject,
-                "message": f.message,
-                "numbers": f.numbers,
-                "values": f.values,
-            ]
-            if let l = f.location {
-                var loc: [String: Any] = ["file": l.file]
-                if let v = l.line { loc["line"] = v }
-                if let v = l.keyPath { loc["keyPath"] = v }
-                if let v = l.token { loc["token"] = v }
-                if let v = l.tokenFile { loc["tokenFile"] = v }
-                if let v = l.tokenLine { loc["tokenLine"] = v }
-                o["location"] = loc
-            }
-            if let a = f.accepted { o["accepted"] = a }
-            if let p = f.picturePath { o["evidence"] = p }
-            if let s = f.suggestion { o["suggestion"] = s.jsonObject }
-            return o
-        }
-        return [
-            "version": 1,
-            "summary": summary,
-            "findings": list,
-            "unusedAccepted": unusedAccepted.map { $0.jsonObject() },
-            "changedAccepted": changedAccepted.map { c -> [String: Any] in
-                var o = c.entry.jsonObject()
-                o["now"] = ["message": c.now.message, "severity": c.now.severity.rawValue, "variant": c.now.variant]
-                return o
-            },
-        ]
-    }
-
-    public func jsonData() -> Data {
-        (try? JSONSerialization.data(withJSONObject: jsonObject(), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+    /// The result as `audit --json` prints it (`AuditJSON`), with a final newline.
+    public func jsonData() throws -> Data {
+        try JSONOutput.data(AuditJSON(self), keyOrder: .natural)
     }
 }

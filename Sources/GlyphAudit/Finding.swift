@@ -242,11 +242,6 @@ public struct ColorFix: Sendable, Equatable, Codable {
         if coverage < 1 { self.coverage = coverage }
     }
 
-    /// The suggestion as `audit --json` writes it: its `Codable` form.
-    public var jsonObject: [String: Any] {
-        (try? JSONEncoder().encode(self)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
-    }
-
     /// "3.06:1", or "3.06:1 at its best pixel" for a rendered part.
     public var ratioText: String { Format.ratio(ratio) + (coverage != nil ? " at its best pixel" : "") }
 

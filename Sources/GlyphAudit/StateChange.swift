@@ -92,17 +92,45 @@ struct StateChange: Sendable {
     /// a predicted mixture is often one of them.
     static func measure(_ a: Indexed, _ b: Indexed, _ fa: [ViewColour], _ fb: [ViewColour], _ t: Thresholds,
                         known: [UInt32: ViewColour] = [:]) -> StateChange {
-        let n = a.width * a.height
-        guard a.width == b.width, a.height == b.height else {
-            // Different areas (never for two states of one variant): everything changed.
-            let all = max(n, b.width * b.height)
-            let box = PixelBox(x0: 0, y0: 0, x1: max(a.width, b.width), y1: max(a.height, b.height))
-            return StateChange(changed: [all, all, all, all], raw: [all, all, all, all], boxes: [box, box, box, box])
+        guard a.width == b.width, a.height == b.height else { return allChanged(a, b) }
+        let table = pairTable(a, b)
+        var entries: [PairEntry] = []
+        entries.reserveCapacity(table.count)
+        table.forEach { slot, key, count in entries.append((slot, key, count)) }
+        let keyA = keyColours(entries, colors: a.colors.count, state: .a)
+        let keyB = keyColours(entries, colors: b.colors.count, state: .b)
+        let (partnerInB, partnerInA) = partners(a, b, entries, keyA: keyA, keyB: keyB)
+        let (masks, sameColours) = pairMasks(a, b, fa, fb, t, known: known, entries: entries, tableCount: table.count,
+                                             keyA: keyA, keyB: keyB, partnerInB: partnerInB, partnerInA: partnerInA)
+        guard masks.contains(where: { $0 != 0 }) else {
+            let none = [Int](repeating: 0, count: 4)
+            return StateChange(changed: none, raw: none, sameColours: sameColours, boxes: [PixelBox?](repeating: nil, count: 4))
         }
+        let mask = pixelMask(a, b, table: table, masks: masks)
+        let (changed, raw, boxes) = countChanged(mask, width: a.width, height: a.height)
+        return StateChange(changed: changed, raw: raw, sameColours: sameColours, boxes: boxes)
+    }
+
+    /// A pair of colours (`a << 16 | b`), its slot in the pair table and how many pixels have it.
+    typealias PairEntry = (slot: Int, key: UInt32, count: Int32)
+
+    /// Which state's colours of a pair key (`a << 16 | b`).
+    enum State { case a, b }
+
+    /// Different areas (never for two states of one variant): everything changed.
+    static func allChanged(_ a: Indexed, _ b: Indexed) -> StateChange {
+        let all = max(a.width * a.height, b.width * b.height)
+        let box = PixelBox(x0: 0, y0: 0, x1: max(a.width, b.width), y1: max(a.height, b.height))
+        return StateChange(changed: [all, all, all, all], raw: [all, all, all, all], boxes: [box, box, box, box])
+    }
+
+    /// How many pixels have each pair of colours (the colour in A, the colour in B). Runs of the same
+    /// pair (most of a flat render) are added at once.
+    static func pairTable(_ a: Indexed, _ b: Indexed) -> PairTable {
+        let n = a.width * a.height
         var table = PairTable()
         a.index.withUnsafeBufferPointer { ia in
             b.index.withUnsafeBufferPointer { ib in
-                // Runs of the same pair (most of a flat render) are added at once.
                 var run: UInt32 = 0, length: Int32 = 0
                 for p in 0..<n {
                     let k = UInt32(ia[p]) << 16 | UInt32(ib[p])
@@ -117,32 +145,33 @@ struct StateChange: Sendable {
                 if length > 0 { table.add(run, length) }
             }
         }
-        var entries: [(slot: Int, key: UInt32, count: Int32)] = []
-        entries.reserveCapacity(table.count)
-        table.forEach { slot, key, count in entries.append((slot, key, count)) }
-        // The key colours of each state: the flat colours a render is made of (surface, ring, fill,
-        // mark), as the colours covering the most pixels, at least `keySupport` each; the others are
-        // anti-aliasing, mixtures of key colours.
-        var countA = [Int](repeating: 0, count: a.colors.count), countB = [Int](repeating: 0, count: b.colors.count)
+        return table
+    }
+
+    /// The key colours of one state: the flat colours a render is made of (surface, ring, fill,
+    /// mark), as the colours covering the most pixels, at least `keySupport` each; the others are
+    /// anti-aliasing, mixtures of key colours.
+    static func keyColours(_ entries: [PairEntry], colors: Int, state: State) -> [Bool] {
+        var counts = [Int](repeating: 0, count: colors)
         for e in entries {
-            countA[Int(e.key >> 16)] += Int(e.count)
-            countB[Int(e.key & 0xFFFF)] += Int(e.count)
+            counts[Int(state == .a ? e.key >> 16 : e.key & 0xFFFF)] += Int(e.count)
         }
-        func keys(_ counts: [Int]) -> [Bool] {
-            let ranked = counts.indices.filter { counts[$0] >= keySupport }
-                .sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.prefix(maxKeys)
-            var key = [Bool](repeating: false, count: counts.count)
-            for i in ranked { key[i] = true }
-            return key
-        }
-        let keyA = keys(countA), keyB = keys(countB)
-        // Each key colour's partner, one to one as a recolouring would pair them: the surface (seen in
-        // the area's margin: where the top-left pixel is one colour in both states) with itself, then
-        // the pairs of key colours that cover the most pixels first, each colour taken once. A key
-        // colour left without a partner (one that only one state has) takes the colour it meets most often.
+        let ranked = counts.indices.filter { counts[$0] >= keySupport }
+            .sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : $0 < $1 }.prefix(maxKeys)
+        var key = [Bool](repeating: false, count: counts.count)
+        for i in ranked { key[i] = true }
+        return key
+    }
+
+    /// Each key colour's partner, one to one as a recolouring would pair them: the surface (seen in
+    /// the area's margin: where the top-left pixel is one colour in both states) with itself, then
+    /// the pairs of key colours that cover the most pixels first, each colour taken once. A key
+    /// colour left without a partner (one that only one state has) takes the colour it meets most often.
+    static func partners(_ a: Indexed, _ b: Indexed, _ entries: [PairEntry], keyA: [Bool], keyB: [Bool])
+        -> (inB: [Int], inA: [Int]) {
         var partnerInB = [Int](repeating: -1, count: a.colors.count)
         var partnerInA = [Int](repeating: -1, count: b.colors.count)
-        if n > 0, a.colors[Int(a.index[0])] == b.colors[Int(b.index[0])] {
+        if a.width * a.height > 0, a.colors[Int(a.index[0])] == b.colors[Int(b.index[0])] {
             partnerInB[Int(a.index[0])] = Int(b.index[0])
             partnerInA[Int(b.index[0])] = Int(a.index[0])
         }
@@ -162,8 +191,16 @@ struct StateChange: Sendable {
         }
         for x in partnerInB.indices where keyA[x] && partnerInB[x] < 0 { partnerInB[x] = mostInB[x].partner }
         for y in partnerInA.indices where keyB[y] && partnerInA[y] < 0 { partnerInA[y] = mostInA[y].partner }
-        // What each colour would be in the other state if the change were a recolouring: a key
-        // colour's partner; an anti-aliased colour, the same mixture of its key colours' partners.
+        return (partnerInB, partnerInA)
+    }
+
+    /// The views in which each pair of colours (by slot) is a change, and whether every key colour
+    /// keeps its colour. What each colour would be in the other state if the change were a
+    /// recolouring: a key colour's partner; an anti-aliased colour, the same mixture of its key
+    /// colours' partners.
+    static func pairMasks(_ a: Indexed, _ b: Indexed, _ fa: [ViewColour], _ fb: [ViewColour], _ t: Thresholds,
+                          known: [UInt32: ViewColour], entries: [PairEntry], tableCount: Int,
+                          keyA: [Bool], keyB: [Bool], partnerInB: [Int], partnerInA: [Int]) -> (masks: [UInt8], sameColours: Bool) {
         var predicted: [UInt32: ViewColour] = [:]
         func prediction(_ c: UInt32, _ mix: Mixer) -> ViewColour {
             let p = mix(c)
@@ -180,8 +217,7 @@ struct StateChange: Sendable {
         var inB = [ViewColour?](repeating: nil, count: a.colors.count)
         var inA = [ViewColour?](repeating: nil, count: b.colors.count)
         let bothNeutral = a.neutral && b.neutral
-        // The views in which each pair of colours is a change.
-        var masks = [UInt8](repeating: 0, count: table.count)
+        var masks = [UInt8](repeating: 0, count: tableCount)
         for e in entries {
             let x = Int(e.key >> 16), y = Int(e.key & 0xFFFF)
             if inB[x] == nil {
@@ -194,15 +230,13 @@ struct StateChange: Sendable {
             if bothNeutral { m = m & 1 == 0 ? 0 : 15 }
             masks[e.slot] = m
         }
-        var changed = [Int](repeating: 0, count: 4)
-        var boxes = [PixelBox?](repeating: nil, count: 4)
-        guard masks.contains(where: { $0 != 0 }) else {
-            return StateChange(changed: changed, raw: changed, sameColours: sameColours, boxes: boxes)
-        }
-        // Each pixel's views, then only the changed pixels with a changed neighbour (8-connected)
-        // count: a lone pixel whose anti-aliasing differs is not a change anyone sees.
+        return (masks, sameColours)
+    }
+
+    /// Each pixel's views (the mask of its pair of colours), with a border of one empty pixel all
+    /// round, so neighbours need no bounds checks: the row stride is `width + 2`.
+    static func pixelMask(_ a: Indexed, _ b: Indexed, table: PairTable, masks: [UInt8]) -> [UInt8] {
         let w = a.width, h = a.height
-        // The mask has a border of one empty pixel all round, so neighbours need no bounds checks.
         let pw = w + 2
         var pixelMask = [UInt8](repeating: 0, count: pw * (h + 2))
         a.index.withUnsafeBufferPointer { ia in
@@ -223,6 +257,15 @@ struct StateChange: Sendable {
                 }
             }
         }
+        return pixelMask
+    }
+
+    /// The changed pixels per view: only those with a changed neighbour (8-connected) count (a lone
+    /// pixel whose anti-aliasing differs is not a change anyone sees), `raw` counts them all; and
+    /// the counted pixels' bounding box per view.
+    static func countChanged(_ pixelMask: [UInt8], width w: Int, height h: Int)
+        -> (changed: [Int], raw: [Int], boxes: [PixelBox?]) {
+        let pw = w + 2
         var histogram = [Int](repeating: 0, count: 16)
         var rawHistogram = [Int](repeating: 0, count: 16)
         var lo = [Int](repeating: .max, count: 8), hi = [Int](repeating: .min, count: 8)  // x0, y0 / x1, y1 per view
@@ -246,9 +289,11 @@ struct StateChange: Sendable {
                 }
             }
         }
+        var boxes = [PixelBox?](repeating: nil, count: 4)
         for view in 0..<4 where hi[2 * view] > Int.min {
             boxes[view] = PixelBox(x0: lo[2 * view], y0: lo[2 * view + 1], x1: hi[2 * view], y1: hi[2 * view + 1])
         }
+        var changed = [Int](repeating: 0, count: 4)
         var raw = changed
         for v in 0..<4 {
             for k in 0..<16 where k & (1 << v) != 0 {
@@ -256,7 +301,7 @@ struct StateChange: Sendable {
                 raw[v] += rawHistogram[k]
             }
         }
-        return StateChange(changed: changed, raw: raw, sameColours: sameColours, boxes: boxes)
+        return (changed, raw, boxes)
     }
 
     /// A colour is a key colour when it covers at least this many pixels (and is among the `maxKeys` most common).

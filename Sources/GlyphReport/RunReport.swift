@@ -236,19 +236,16 @@ extension RunReport {
     }
 
     /// 0 clean, 1 findings at the fail level or failed snapshots.
-    public var exitStatus: Int32 {
-        failingFindings.isEmpty && counts.snapshotFailed == 0 ? 0 : 1
+    public var status: ExitStatus {
+        ExitStatus(failed: !failingFindings.isEmpty || counts.snapshotFailed > 0)
     }
+    public var exitStatus: Int32 { status.rawValue }
 
     public var passed: Bool { exitStatus == 0 }
 
     /// The report as JSON: sorted keys, two-space indent, so equal reports are equal bytes.
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+        try JSONOutput.data(self)
     }
 
     public static func read(_ url: URL) throws(InputError) -> RunReport {

@@ -60,10 +60,10 @@ public enum ImageDiff {
 
         /// 2 when a file cannot be read or a diff image cannot be written; 1 when a pair differs or
         /// a file is on one side only; else 0.
-        public var exitStatus: Int32 {
-            if unreadable > 0 || writeErrors > 0 { return 2 }
-            return differing > 0 || !onlyInA.isEmpty || !onlyInB.isEmpty ? 1 : 0
+        public var status: ExitStatus {
+            ExitStatus(failed: differing > 0 || !onlyInA.isEmpty || !onlyInB.isEmpty, badInput: unreadable > 0 || writeErrors > 0)
         }
+        public var exitStatus: Int32 { status.rawValue }
     }
 
     public static func pair(_ a: URL, _ b: URL) -> Pairing {

@@ -64,11 +64,7 @@ public struct RendererFingerprint: Sendable, Equatable, Codable {
 
     /// The file's bytes: sorted keys, two-space indent, a final newline (same fingerprint, same bytes).
     public func fileData() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try! encoder.encode(File(about: File.about, format: Self.format, components: components))
-        data.append(0x0A)
-        return data
+        try! JSONOutput.data(File(about: File.about, format: Self.format, components: components))
     }
 
     /// The file as written.

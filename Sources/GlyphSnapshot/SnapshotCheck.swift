@@ -206,9 +206,12 @@ public struct SnapshotReport: Sendable, Equatable, Codable {
 
     /// The exit status of `glyphaudit check`: 2 for an unreadable baseline or a failed write, 1 for
     /// a mismatch or a new variant that was not written, else 0.
-    public var exitStatus: Int32 {
-        if fingerprintError != nil || results.contains(where: { $0.status == .unreadable || $0.writeError != nil }) { return 2 }
-        return failed ? 1 : 0
+    public var status: ExitStatus { ExitStatus(failed: failed, badInput: badInput) }
+    public var exitStatus: Int32 { status.rawValue }
+
+    /// An unreadable baseline or renderer.json, or a file that could not be written: bad input (2).
+    public var badInput: Bool {
+        fingerprintError != nil || results.contains(where: { $0.status == .unreadable || $0.writeError != nil })
     }
 
     package init(snapshots: String, results: [SnapshotResult]) {

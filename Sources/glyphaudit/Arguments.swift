@@ -1,4 +1,9 @@
 import Foundation
+import GlyphCore
+
+/// The tool's version (`--version`, completions, the reports' `tool`). Declared outside main.swift,
+/// whose globals only exist once the tool runs, so that tests can read what uses it.
+let version = "0.1.0"
 
 /// One option a command accepts.
 ///
@@ -9,7 +14,7 @@ struct Option: Sendable {
     let name: String
     /// The value's placeholder (`N`, `DIR`…); nil for a flag.
     let value: String?
-    let help: String
+    private(set) var help: String
     var repeatable = false
     /// The values the option takes when they are a known set. The parser refuses any other value of
     /// a single-valued option (not of a `list`), and `completions` offers them.
@@ -18,6 +23,17 @@ struct Option: Sendable {
     var list = false
     /// The value may be left out; see the type's comment.
     var optionalValue = false
+    /// The whole numbers a value may be (`Arguments.int`), the one range of the option.
+    var intRange: ClosedRange<Int>?
+    /// The numbers a value may be (`Arguments.double`).
+    var numberRange: ClosedRange<Double>?
+
+    /// The same option, worded for one command's --help.
+    func withHelp(_ text: String) -> Option {
+        var o = self
+        o.help = text
+        return o
+    }
 
     static func flag(_ name: String, _ help: String) -> Option { Option(name: name, value: nil, help: help) }
 
@@ -33,16 +49,19 @@ struct UsageError: Error {
     let message: String
 }
 
-/// Parsed command-line arguments.
+/// Parsed command-line arguments, read through the options' declarations.
 struct Arguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
+    /// The names of the options the command declares (`--help` too).
+    let declared: Set<String>
 
     /// Parses `argv` against `options`. Every option that takes a value takes it as the next word
     /// or after `=` (`--report out`, `--report=out`); a flag given a value (`--json=1`) is refused.
     /// `--` ends the options: every word after it is a positional.
     init(_ argv: [String], options: [Option]) throws(UsageError) {
+        declared = Set(options.map(\.name) + [Command.helpOption.name])
         var i = 0
         var onlyPositionals = false
         while i < argv.count {
@@ -100,27 +119,41 @@ struct Arguments {
         words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
     }
 
-    /// A flag was given (or an option whose value may be left out, with or without its value).
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-    func value(_ name: String) -> String? { values[name]?.last }
-    /// All values of a repeatable option, comma-separated lists split.
-    func list(_ name: String) -> [String] {
-        (values[name] ?? []).flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
-    }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
+    /// Whether the command declares `option` (for code shared by commands of which only some take it).
+    func declares(_ option: Option) -> Bool { declared.contains(option.name) }
 
-    func int(_ name: String, range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard let s = value(name) else { return nil }
+    /// The option's name, when the command declares it; reading one it does not is a mistake in
+    /// the tool (it would never be given), which stops it.
+    private func checked(_ option: Option) -> String {
+        precondition(declared.contains(option.name), "--\(option.name) is read but not declared by the command")
+        return option.name
+    }
+
+    /// A flag was given (or an option whose value may be left out, with or without its value).
+    func flag(_ option: Option) -> Bool { flags.contains(checked(option)) }
+    func value(_ option: Option) -> String? { values[checked(option)]?.last }
+    /// All values of a repeatable option, comma-separated lists split.
+    func list(_ option: Option) -> [String] {
+        (values[checked(option)] ?? []).flatMap { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+    }
+    func all(_ option: Option) -> [String] { values[checked(option)] ?? [] }
+
+    /// The value of a whole-number option, in its range.
+    func int(_ option: Option) throws(UsageError) -> Int? {
+        guard let s = value(option) else { return nil }
+        let range = option.intRange!
         guard let v = Int(s), range.contains(v) else {
-            throw UsageError(message: "--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(s)\"")
+            throw UsageError(message: "--\(option.name) takes a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(s)\"")
         }
         return v
     }
 
-    func double(_ name: String, range: ClosedRange<Double>) throws(UsageError) -> Double? {
-        guard let s = value(name) else { return nil }
+    /// The value of a number option, in its range.
+    func double(_ option: Option) throws(UsageError) -> Double? {
+        guard let s = value(option) else { return nil }
+        let range = option.numberRange!
         guard let v = Double(s), range.contains(v) else {
-            throw UsageError(message: "--\(name) takes a number from \(range.lowerBound) to \(range.upperBound), got \"\(s)\"")
+            throw UsageError(message: "--\(option.name) takes a number from \(range.lowerBound) to \(range.upperBound), got \"\(s)\"")
         }
         return v
     }
@@ -133,12 +166,15 @@ struct Command: Sendable {
     let usage: String
     let discussion: String
     let options: [Option]
-    let run: @Sendable (Arguments) throws -> Int32
+    let run: @Sendable (Arguments) throws -> ExitStatus
+
+    /// `--help`, which every command takes.
+    static let helpOption = Option.flag("help", "Show this help.")
 
     var help: String {
         var s = "OVERVIEW: \(summary)\n\nUSAGE: \(usage)\n"
         if !discussion.isEmpty { s += "\n\(discussion)\n" }
-        let all = options + [Option.flag("help", "Show this help.")]
+        let all = options + [Command.helpOption]
         s += "\nOPTIONS:\n"
         let width = all.map(\.synopsis.count).max() ?? 0
         for o in all {

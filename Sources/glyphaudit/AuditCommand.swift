@@ -24,40 +24,26 @@ enum AuditCommand {
         first folder holding .git; outside a repository, the working folder only); --verbose names it.
         Exit status: 0 clean; 1 open findings at or above --fail-on (default: error); 2 bad input.
         """,
-        options: Selection.options + AuditCommand.configOptions + [
-            Option(name: "write-baseline", value: "FILE", help: "Write every open warning and error as accepted, then exit 0."),
-            Option(name: "evidence", value: "DIR", help: "Write a picture proving each finding into DIR."),
-            Option.flag("json", "Print the findings as JSON on stdout."),
-            Option.flag("verbose", "List every finding, without folding repeats together or cutting long lists short; "
-                        + "say which configuration file is read."),
-            Option.flag("quiet", "Print nothing but errors (and --json output)."),
+        options: Selection.options + AuditOptions.options + [
+            writeBaseline,
+            evidence,
+            OutputOptions.json.withHelp("Print the findings as JSON on stdout."),
+            OutputOptions.verbose.withHelp("List every finding, without folding repeats together or cutting long lists short; "
+                                           + "say which configuration file is read."),
+            OutputOptions.quiet.withHelp("Print nothing but errors (and --json output)."),
         ],
         run: run)
 
-    /// The audit options `run` shares: configuration, accepted findings, fail level.
-    static let configOptions: [Option] = [
-        configOption,
-        Option(name: "baseline", value: "FILE", help: "Accepted findings to add to the configuration's."),
-        failOnOption,
-    ]
-
-    /// `--config FILE`, for every command that reads the configuration (through `config(_:)`).
-    static let configOption = Option(
-        name: "config", value: "FILE",
-        help: "Configuration (default: the nearest .glyphaudit.json from the working folder up to the repository root).")
-
-    /// The fail levels `--fail-on` takes; the first is the default.
-    static let failLevels = ["error", "warning", "never"]
-
-    static let failOnOption = Option(name: "fail-on", value: "LEVEL", help: "error (default), warning or never.", choices: failLevels)
+    static let writeBaseline = Option(name: "write-baseline", value: "FILE", help: "Write every open warning and error as accepted, then exit 0.")
+    static let evidence = Option(name: "evidence", value: "DIR", help: "Write a picture proving each finding into DIR.")
 
     /// `--fail-on`: nil means never.
     static func failLevel(_ args: Arguments) throws(UsageError) -> Severity? {
-        switch args.value("fail-on") ?? failLevels[0] {
+        switch args.value(AuditOptions.failOn) ?? AuditOptions.failLevels[0] {
         case "error": return .error
         case "warning": return .warning
         case "never": return nil
-        case let other: throw UsageError(message: "--fail-on takes \(Arguments.alternatives(failLevels)), got \"\(other)\"")
+        case let other: throw UsageError(message: "--fail-on takes \(Arguments.alternatives(AuditOptions.failLevels)), got \"\(other)\"")
         }
     }
 
@@ -67,8 +53,8 @@ enum AuditCommand {
     /// on stderr which file it read ("config: PATH").
     static func config(_ args: Arguments) throws -> AuditConfig {
         var config = AuditConfig()
-        let verbose = args.flag("verbose")
-        if let file = args.value("config") {
+        let verbose = args.flag(OutputOptions.verbose)
+        if let file = args.value(AuditOptions.config) {
             guard FileManager.default.fileExists(atPath: file) else {
                 throw InputError(file: file, message: "no such configuration file")
             }
@@ -87,7 +73,7 @@ enum AuditCommand {
                                 : "from the working folder up to the repository root, \(top))"))
             }
         }
-        if let file = args.value("baseline") {
+        if args.declares(AuditOptions.baseline), let file = args.value(AuditOptions.baseline) {
             guard FileManager.default.fileExists(atPath: file) else {
                 throw InputError(file: file, message: "no such baseline file")
             }
@@ -96,18 +82,19 @@ enum AuditCommand {
         return config
     }
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         let failOn = try failLevel(args)
         let jobs = try Selection.jobs(args)
         let config = try config(args)
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
         let done = try Pipeline.run(plan, PipelineOptions(jobs: jobs, auditor: Auditor(config: config),
-                                                          evidence: args.value("evidence").map { URL(fileURLWithPath: $0) }))
+                                                          evidence: args.value(Self.evidence).map { URL(fileURLWithPath: $0) }))
         let result = done.audit!
         let elapsed = seconds(since: start)
 
-        if let file = args.value("write-baseline") {
+        let baselineFile = args.value(writeBaseline)
+        if let file = baselineFile {
             let data = AuditConfig.baselineData(for: result, previous: config.accepted)
             try AtomicFile.write(data, to: URL(fileURLWithPath: file))
             let n = Set(result.findings.filter { $0.severity >= .warning }.map { "\($0.rule) \($0.variant) \($0.subject)" }).count
@@ -117,18 +104,16 @@ enum AuditCommand {
         } else {
             for w in result.placeholderWarnings { Console.info("glyphaudit: " + w) }
         }
-        if args.flag("json") {
-            var data = result.jsonData()
-            data.append(0x0A)
-            FileHandle.standardOutput.write(data)
+        if args.flag(OutputOptions.json) {
+            FileHandle.standardOutput.write(try result.jsonData())
         } else if !Console.quiet {
-            Console.out(AuditText.render(result, verbose: args.flag("verbose"), color: AuditText.useColor))
+            Console.out(AuditText.render(result, verbose: args.flag(OutputOptions.verbose), color: AuditText.useColor))
         }
         let presets = result.presets.count == 1 ? "1 preset" : "\(result.presets.count) presets"
         Console.info(String(format: "audited %d variants of %@ with %d rules in %.2f s", result.variants,
                             presets, result.rules.count, elapsed))
-        if args.value("write-baseline") != nil { return 0 }
-        return result.fails(at: failOn) ? 1 : 0
+        if baselineFile != nil { return .clean }
+        return ExitStatus(failed: result.fails(at: failOn))
     }
 }
 

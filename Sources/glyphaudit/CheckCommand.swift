@@ -51,32 +51,30 @@ enum CheckCommand {
         bad input. Stale baselines are reported but do not fail the check.
         """,
         options: Selection.options + [
-            Option(name: "snapshots", value: "DIR", help: "The baselines (default: snapshots)."),
-            Option(name: "out", value: "DIR", help: "Where the pictures of mismatches go (default: glyphaudit-out/snapshots)."),
-            Option.flag("record", "Write the baselines that are missing (and renderer.json)."),
-            Option.flag("update", "Rewrite the baselines of failing variants (only those), and renderer.json."),
-            Option.flag("prune", "Delete stale baselines."),
-            Option(name: "max-diff-pixels", value: "N",
-                   help: "Pass a variant when at most N pixels differ (default 0; with --max-diff-ratio alone, that gate only)."),
-            Option(name: "max-diff-ratio", value: "R",
-                   help: "Pass a variant when at most this share (0-1) of its pixels differ; both gates must hold when both are set."),
-            Option(name: "threshold", value: "T",
-                   help: "pixelmatch colour threshold, 0-1 (default 0 when renderer.json is this renderer's, else 0.1; smaller is stricter)."),
-        ] + comparisonOptions + [
-            ciOption,
-            Option.flag("json", "Print every result as JSON on stdout (instead of the list)."),
-            Option.flag("quiet", "No summary line on stderr; only the list (or JSON)."),
-            Option.flag("verbose", "List every result and every baseline written (not at most 20 lines and a count)."),
+            SnapshotOptionGroup.snapshots.withHelp("The baselines (default: snapshots)."),
+            out,
+            SnapshotOptionGroup.record.withHelp("Write the baselines that are missing (and renderer.json)."),
+            SnapshotOptionGroup.update.withHelp("Rewrite the baselines of failing variants (only those), and renderer.json."),
+            prune,
+            SnapshotOptionGroup.maxDiffPixels.withHelp(
+                "Pass a variant when at most N pixels differ (default 0; with --max-diff-ratio alone, that gate only)."),
+            SnapshotOptionGroup.maxDiffRatio.withHelp(
+                "Pass a variant when at most this share (0-1) of its pixels differ; both gates must hold when both are set."),
+            PixelmatchOptionGroup.threshold,
+        ] + PixelmatchOptionGroup.comparison + [
+            SnapshotOptionGroup.ci,
+            OutputOptions.json.withHelp("Print every result as JSON on stdout (instead of the list)."),
+            OutputOptions.quiet.withHelp("No summary line on stderr; only the list (or JSON)."),
+            OutputOptions.verbose.withHelp("List every result and every baseline written (not at most 20 lines and a count)."),
         ],
         run: run)
 
-    /// `--ci`, shared with `run`.
-    static let ciOption = Option.flag("ci", "Treat a missing baseline as CI does: fail, and write its render into the output folder "
-                                      + "(also when the environment has CI set, other than \"false\" or \"0\").")
+    static let out = Option(name: "out", value: "DIR", help: "Where the pictures of mismatches go (default: glyphaudit-out/snapshots).")
+    static let prune = Option.flag("prune", "Delete stale baselines.")
 
     /// Whether the run is under CI: `--ci`, or `CI` set to a non-empty value other than `false` / `0`.
     static func ci(_ args: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        if args.flag("ci") { return true }
+        if args.flag(SnapshotOptionGroup.ci) { return true }
         guard let value = environment["CI"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return false }
         return !["false", "0"].contains(value.lowercased())
     }
@@ -84,26 +82,19 @@ enum CheckCommand {
     /// How many lines of results a listing shows without --verbose.
     static let listLimit = 20
 
-    /// The comparison options `check` and `run` share.
-    static let comparisonOptions: [Option] = [
-        Option.flag("include-aa", "Count anti-aliased pixels as different (by default they are detected and ignored, "
-                    + "unless renderer.json is this renderer's: then they always count)."),
-        Option(name: "alpha", value: "A", help: "Opacity of the baseline in the diff pictures, 0-1 (default 0.1)."),
-    ]
-
     /// pixelmatch's options from --include-aa, --alpha and (where the command has it) --threshold.
     static func pixelmatch(_ args: Arguments) throws -> PixelmatchOptions {
         var pixelmatch = PixelmatchOptions()
-        if let t = try args.double("threshold", range: 0...1) { pixelmatch.threshold = t }
-        if let a = try args.double("alpha", range: 0...1) { pixelmatch.alpha = a }
-        pixelmatch.includeAA = args.flag("include-aa")
+        if args.declares(PixelmatchOptionGroup.threshold), let t = try args.double(PixelmatchOptionGroup.threshold) { pixelmatch.threshold = t }
+        if let a = try args.double(PixelmatchOptionGroup.alpha) { pixelmatch.alpha = a }
+        pixelmatch.includeAA = args.flag(PixelmatchOptionGroup.includeAA)
         return pixelmatch
     }
 
     /// The folder of the baselines (--snapshots, default `snapshots`) and whether it exists; a file
     /// standing there is bad input (2), before anything is rendered.
     static func snapshotFolder(_ args: Arguments) throws -> (url: URL, exists: Bool) {
-        let folder = URL(fileURLWithPath: args.value("snapshots") ?? "snapshots")
+        let folder = URL(fileURLWithPath: args.value(SnapshotOptionGroup.snapshots) ?? "snapshots")
         var info = stat()
         guard stat(folder.path, &info) == 0 else { return (folder, false) }
         if (info.st_mode & S_IFMT) != S_IFDIR {
@@ -112,23 +103,23 @@ enum CheckCommand {
         return (folder, true)
     }
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         if !args.positionals.isEmpty {
             throw UsageError(message: "check takes no arguments, got \"\(args.positionals[0])\"")
         }
         let jobs = try Selection.jobs(args)
         let options = SnapshotOptions(pixelmatch: try pixelmatch(args),
-                                      maxDiffPixels: try args.int("max-diff-pixels", range: 0...Int.max),
-                                      maxDiffRatio: try args.double("max-diff-ratio", range: 0...1),
-                                      exactThreshold: try args.double("threshold", range: 0...1) ?? 0)
+                                      maxDiffPixels: try args.int(SnapshotOptionGroup.maxDiffPixels),
+                                      maxDiffRatio: try args.double(SnapshotOptionGroup.maxDiffRatio),
+                                      exactThreshold: try args.double(PixelmatchOptionGroup.threshold) ?? 0)
         var writes: SnapshotWrites = []
-        if args.flag("record") { writes.insert(.record) }
-        if args.flag("update") { writes.insert(.update) }
-        if args.flag("prune") { writes.insert(.prune) }
+        if args.flag(SnapshotOptionGroup.record) { writes.insert(.record) }
+        if args.flag(SnapshotOptionGroup.update) { writes.insert(.update) }
+        if args.flag(prune) { writes.insert(.prune) }
         let (snapshots, _) = try snapshotFolder(args)
-        let out = URL(fileURLWithPath: args.value("out") ?? "glyphaudit-out/snapshots")
+        let out = URL(fileURLWithPath: args.value(Self.out) ?? "glyphaudit-out/snapshots")
         let ci = ci(args)
-        let verbose = args.flag("verbose")
+        let verbose = args.flag(OutputOptions.verbose)
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 
         let start = DispatchTime.now()
@@ -139,12 +130,8 @@ enum CheckCommand {
         let report = checker.run(plan, jobs: jobs)
 
         for note in report.comparisonNotes ?? [] { Console.info(note) }
-        if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            var data = try encoder.encode(JSONReport(report: report))
-            data.append(0x0A)
-            FileHandle.standardOutput.write(data)
+        if args.flag(OutputOptions.json) {
+            FileHandle.standardOutput.write(try JSONOutput.data(JSONReport(report: report)))
         } else {
             var lines = listing(report, verbose: verbose, see: "--verbose lists them all, --json gives every result")
             if !writes.isEmpty && !verbose { lines.append(writeSummary(report)) }
@@ -159,7 +146,7 @@ enum CheckCommand {
         if let e = report.fingerprintError { Console.error(e) }
         if let message = missingMessage(report, args: args, copyFrom: checker.newSnapshots) { Console.error(message) }
         Console.info(summary(report.counts, elapsed: seconds(since: start)))
-        return report.exitStatus
+        return report.status
     }
 
     /// The lines of the results worth a line: without `verbose`, the baselines written are left to
@@ -193,10 +180,10 @@ enum CheckCommand {
         let missing = report.missing
         guard let folder, !missing.isEmpty, missing.contains(where: { $0.newRender != nil }) else { return nil }
         var command = ["glyphaudit", "check", "--record"]
-        for p in args.all("preset") { command += ["--preset", p] }
-        for s in args.all("spec") { command += ["--spec", s] }
-        for o in args.all("only") { command += ["--only", o] }
-        if let s = args.value("snapshots") { command += ["--snapshots", s] }
+        for p in args.all(SelectionOptions.preset) { command += ["--preset", p] }
+        for s in args.all(SelectionOptions.spec) { command += ["--spec", s] }
+        for o in args.all(SelectionOptions.only) { command += ["--only", o] }
+        if let s = args.value(SnapshotOptionGroup.snapshots) { command += ["--snapshots", s] }
         let quoted = command.map(shellQuoted)
         let target = displayPath(report.snapshots)
         return "\(counted(missing.count, "baseline")) missing: record them with `\(quoted.joined(separator: " "))` "
@@ -206,7 +193,7 @@ enum CheckCommand {
     /// The default selection (no --preset, no --spec: every built-in preset) owns the whole snapshot
     /// folder; a selection the user picked owns only its presets' folders.
     static func staleScope(_ args: Arguments) -> StaleScope {
-        args.all("preset").isEmpty && args.all("spec").isEmpty ? .wholeFolder : .specFolders
+        args.all(SelectionOptions.preset).isEmpty && args.all(SelectionOptions.spec).isEmpty ? .wholeFolder : .specFolders
     }
 
     /// The JSON document: the results, the counts and the exit status.

@@ -25,7 +25,7 @@ enum CompletionsCommand {
         options: [],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         guard args.positionals.count == 1, let shell = args.positionals.first else {
             throw UsageError(message: "name one shell: \(Arguments.alternatives(shells))")
         }
@@ -35,7 +35,7 @@ enum CompletionsCommand {
         case "fish": FileHandle.standardOutput.write(Data(fish().utf8))
         default: throw UsageError(message: "completions: unknown shell \"\(shell)\"; \(Arguments.alternatives(shells))")
         }
-        return 0
+        return .clean
     }
 
     // MARK: What is completed
@@ -67,11 +67,10 @@ enum CompletionsCommand {
         ]
     }
 
-    /// Values of options whose declarations do not list their choices themselves (`run --formats`,
-    /// `render --format`, `--only`'s keys).
+    /// Values of options whose declarations do not list their choices themselves (`render --format`,
+    /// `--only`'s keys).
     static var knownValues: [String: Completion] {
         [
-            "formats": .list(ReportFormat.allCases.map(\.rawValue)),
             "format": .list(RenderFileFormat.allCases.map(\.rawValue)),
             "only": .words(VariantFilter.Key.allCases.map { "\($0.rawValue)=" }),
         ]
@@ -90,7 +89,7 @@ enum CompletionsCommand {
 
     /// Every option of `command`, --help last (the parser takes it everywhere).
     static func options(_ command: Command) -> [Option] {
-        command.options + [Option.flag("help", "Show this help.")]
+        command.options + [Command.helpOption]
     }
 
     /// The first sentence of a help text, for the shells that show one next to a candidate.

@@ -30,29 +30,33 @@ enum DiffCommand {
         be written.
         """,
         options: [
-            Option(name: "threshold", value: "T", help: "Colour threshold, 0-1 (default 0.1; smaller is stricter)."),
-            Option.flag("include-aa", "Count anti-aliased pixels as different."),
-            Option(name: "alpha", value: "A", help: "Opacity of A in the diff image, 0-1 (default 0.1)."),
-            Option(name: "diff-color-alt", value: "R,G,B",
-                   help: "Colour of differences where B is darker (R,G,B or #RRGGBB; default: the diff colour)."),
-            Option.flag("diff-mask", "Draw only the differences, on a transparent background."),
-            Option(name: "output", value: "FILE|DIR", help: "Write the diff image (a folder for two folders)."),
-            Option.flag("json", "Print each pair's mismatch count and sizes as JSON on stdout."),
-            Option(name: "jobs", value: "N", help: "Compare on N threads (default: all cores)."),
-            Option.flag("quiet", "No summary line on stderr."),
+            PixelmatchOptionGroup.threshold.withHelp("Colour threshold, 0-1 (default 0.1; smaller is stricter)."),
+            PixelmatchOptionGroup.includeAA.withHelp("Count anti-aliased pixels as different."),
+            PixelmatchOptionGroup.alpha.withHelp("Opacity of A in the diff image, 0-1 (default 0.1)."),
+            diffColorAlt,
+            diffMask,
+            output,
+            OutputOptions.json.withHelp("Print each pair's mismatch count and sizes as JSON on stdout."),
+            JobsOptions.jobs.withHelp("Compare on N threads (default: all cores)."),
+            OutputOptions.quiet.withHelp("No summary line on stderr."),
         ],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static let diffColorAlt = Option(name: "diff-color-alt", value: "R,G,B",
+                                     help: "Colour of differences where B is darker (R,G,B or #RRGGBB; default: the diff colour).")
+    static let diffMask = Option.flag("diff-mask", "Draw only the differences, on a transparent background.")
+    static let output = Option(name: "output", value: "FILE|DIR", help: "Write the diff image (a folder for two folders).")
+
+    static func run(_ args: Arguments) throws -> ExitStatus {
         guard args.positionals.count == 2 else {
             throw UsageError(message: "diff takes two paths, A and B (files or folders), got \(args.positionals.count)")
         }
         var options = PixelmatchOptions()
-        if let t = try args.double("threshold", range: 0...1) { options.threshold = t }
-        if let a = try args.double("alpha", range: 0...1) { options.alpha = a }
-        options.includeAA = args.flag("include-aa")
-        options.diffMask = args.flag("diff-mask")
-        if let text = args.value("diff-color-alt") {
+        if let t = try args.double(PixelmatchOptionGroup.threshold) { options.threshold = t }
+        if let a = try args.double(PixelmatchOptionGroup.alpha) { options.alpha = a }
+        options.includeAA = args.flag(PixelmatchOptionGroup.includeAA)
+        options.diffMask = args.flag(diffMask)
+        if let text = args.value(diffColorAlt) {
             guard let color = parseColor(text) else {
                 throw UsageError(message: "--diff-color-alt takes R,G,B (0-255 each) or #RRGGBB, got \"\(text)\"")
             }
@@ -61,7 +65,7 @@ enum DiffCommand {
         let jobs = try Selection.jobs(args)
         let a = URL(fileURLWithPath: args.positionals[0])
         let b = URL(fileURLWithPath: args.positionals[1])
-        let output = args.value("output").map { URL(fileURLWithPath: $0) }
+        let output = args.value(Self.output).map { URL(fileURLWithPath: $0) }
 
         let start = DispatchTime.now()
         let aIsFolder = try kind(a)
@@ -85,12 +89,8 @@ enum DiffCommand {
             report = ImageDiff.Report(a: a.path, b: b.path, pairs: [pair], onlyInA: [], onlyInB: [])
         }
 
-        if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            var data = try encoder.encode(JSONReport(report))
-            data.append(0x0A)
-            FileHandle.standardOutput.write(data)
+        if args.flag(OutputOptions.json) {
+            FileHandle.standardOutput.write(try JSONOutput.data(JSONReport(report)))
         } else {
             var text = ""
             for p in report.pairs {
@@ -110,7 +110,7 @@ enum DiffCommand {
                             report.unreadable > 0 ? ", \(report.unreadable) unreadable" : "",
                             aIsFolder ? "; \(report.onlyInA.count) only in A, \(report.onlyInB.count) only in B" : "",
                             seconds(since: start)))
-        return report.exitStatus
+        return report.status
     }
 
     /// Whether the path is an existing folder.

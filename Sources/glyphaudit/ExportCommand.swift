@@ -18,30 +18,33 @@ enum ExportCommand {
         A file is written (atomically) only when its bytes change; a re-export of an unchanged catalog touches
         nothing. --only takes preset, control, shape, size and state. See docs/export.md.
         """,
-        options: Selection.options.map {
-            $0.name == "only" ? Option(name: "only", value: "KEY=VALUE",
-                                       help: "Keep image sets where KEY (preset, control, shape, size, state) is VALUE.",
-                                       repeatable: true) : $0
-        } + [
-            Option(name: "xcassets", value: "DIR", help: "The catalog to write (required; the folder name ends in .xcassets)."),
-            Option(name: "vector", value: "pdf|svg", help: "One vector image per appearance instead of PNGs: pdf (the default), or svg.",
-                   choices: AssetCatalog.Format.allCases.filter(\.isVector).map(\.rawValue), optionalValue: true),
-            Option.flag("quiet", "Print nothing but errors."),
+        options: [
+            SelectionOptions.preset,
+            SelectionOptions.spec,
+            SelectionOptions.only.withHelp("Keep image sets where KEY (preset, control, shape, size, state) is VALUE."),
+            JobsOptions.jobs,
+            xcassets,
+            vector,
+            OutputOptions.quiet,
         ],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
-        guard let dir = args.value("xcassets") else {
+    static let xcassets = Option(name: "xcassets", value: "DIR", help: "The catalog to write (required; the folder name ends in .xcassets).")
+    static let vector = Option(name: "vector", value: "pdf|svg", help: "One vector image per appearance instead of PNGs: pdf (the default), or svg.",
+                               choices: AssetCatalog.Format.allCases.filter(\.isVector).map(\.rawValue), optionalValue: true)
+
+    static func run(_ args: Arguments) throws -> ExitStatus {
+        guard let dir = args.value(xcassets) else {
             throw UsageError(message: "--xcassets DIR is required")
         }
         // `--vector` alone means PDF; `--vector svg` and `--vector=svg` name the format (the parser
         // takes the next word only when it is pdf or svg).
         var format = AssetCatalog.Format.png
-        if args.flag("vector") {
-            format = args.value("vector").flatMap(AssetCatalog.Format.init(rawValue:)) ?? .pdf
+        if args.flag(vector) {
+            format = args.value(vector).flatMap(AssetCatalog.Format.init(rawValue:)) ?? .pdf
         }
         if let extra = args.positionals.first {
-            let hint = args.flag("vector") && args.value("vector") == nil ? " (--vector takes pdf or svg)" : ""
+            let hint = args.flag(vector) && args.value(vector) == nil ? " (--vector takes pdf or svg)" : ""
             throw UsageError(message: "unexpected argument \"\(extra)\"\(hint)")
         }
         let jobs = try Selection.jobs(args)
@@ -59,6 +62,6 @@ enum ExportCommand {
                             summary.written.count, summary.unchanged.count,
                             summary.removed.isEmpty ? "" : ", \(summary.removed.count) stale removed",
                             seconds(since: start)))
-        return 0
+        return .clean
     }
 }

@@ -23,27 +23,26 @@ enum MergeReportsCommand {
         or the --report folder is not empty and --force is not given.
         """,
         options: [
-            Option(name: "report", value: "DIR",
-                   help: "Where to write the merged reports (default: glyphaudit-out; if not empty, only with --force)."),
-            Option(name: "formats", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all).",
-                   choices: ReportFormat.allCases.map(\.rawValue), list: true),
-            Option(name: "fail-on", value: "LEVEL",
-                   help: "The merged run's fail level: error (default), warning or never.", choices: AuditCommand.failLevels),
-            Option.flag("force", "Write into a --report folder that is not empty."),
-            Option.flag("quiet", "Print nothing but errors."),
+            ReportOptions.report.withHelp("Where to write the merged reports (default: glyphaudit-out; if not empty, only with --force)."),
+            ReportOptions.formats,
+            AuditOptions.failOn.withHelp("The merged run's fail level: error (default), warning or never."),
+            force,
+            OutputOptions.quiet,
         ],
         run: run)
+
+    static let force = Option.flag("force", "Write into a --report folder that is not empty.")
 
     /// How many failed snapshots the summary names before "… and N more".
     static let listLimit = 10
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         let dirs = args.positionals
         guard !dirs.isEmpty else { throw UsageError(message: "name the shards' report folders") }
         let formats = try RunCommand.formats(args)
         let failOn = try AuditCommand.failLevel(args)?.rawValue ?? "never"
-        let out = URL(fileURLWithPath: args.value("report") ?? "glyphaudit-out")
-        try checkDestination(out, force: args.flag("force"))
+        let out = URL(fileURLWithPath: args.value(ReportOptions.report) ?? "glyphaudit-out")
+        try checkDestination(out, force: args.flag(force))
         var parts: [(report: RunReport, file: String)] = []
         for dir in dirs {
             let file = URL(fileURLWithPath: dir).appendingPathComponent(ReportFormat.json.fileName)
@@ -91,7 +90,7 @@ enum MergeReportsCommand {
         Console.info("merged \(parts.count) reports: \(counted(counts.variants, "variant")), \(counted(counts.errors, "error")), "
                      + "\(counted(counts.warnings, "warning")), \(counted(counts.snapshotFailed, "snapshot failure")) → \(out.path)")
         for line in verdict(merged) { Console.info(line) }
-        return merged.exitStatus
+        return merged.status
     }
 
     /// The regular files below a report folder's `new-snapshots/`, relative to the report folder,

@@ -15,26 +15,26 @@ enum PresetsCommand {
         DIR/images/, with the spec's paths pointing at them (and without `$schema`). `glyphaudit render
         --spec DIR/NAME.json` renders exactly what `--preset NAME` renders.
         """,
-        options: [
-            Option(name: "out", value: "DIR", help: "With `show`: write the spec and the files it reads into DIR."),
-        ],
+        options: [out],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static let out = Option(name: "out", value: "DIR", help: "With `show`: write the spec and the files it reads into DIR.")
+
+    static func run(_ args: Arguments) throws -> ExitStatus {
         let p = args.positionals
         if p.isEmpty {
-            if args.value("out") != nil { throw UsageError(message: "--out goes with `presets show NAME`") }
+            if args.value(Self.out) != nil { throw UsageError(message: "--out goes with `presets show NAME`") }
             for name in Presets.names {
                 let spec = try Presets.load(name)
                 Console.out("\(name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(spec.variants().count) variants  \(spec.control.rawValue)")
             }
-            return 0
+            return .clean
         }
         guard p.count == 2, p[0] == "show" else {
             throw UsageError(message: "expected `presets` or `presets show NAME`")
         }
         let name = try Selection.preset(p[1], option: "presets show")
-        if let out = args.value("out") {
+        if let out = args.value(Self.out) {
             let files = try Presets.standalone(name)
             let folder = URL(fileURLWithPath: out)
             for file in files {
@@ -42,16 +42,16 @@ enum PresetsCommand {
             }
             Console.info("wrote \(files.map(\.path).joined(separator: ", ")) into \(folder.path); "
                          + "render it with `glyphaudit render --spec \(folder.appendingPathComponent(files[0].path).path)`")
-            return 0
+            return .clean
         }
         let references = try Presets.references(name)
-        guard let text = Presets.source(name) else { return 2 }
+        guard let text = Presets.source(name) else { return .badInput }
         FileHandle.standardOutput.write(Data(text.utf8))
         if !references.isEmpty {
             let list = references.map { String($0.dropFirst("Assets/".count)) }.joined(separator: ", ")
             Console.info("note: this spec reads \(list) from the tool's built-in assets, so it does not load on its own; "
                          + "`glyphaudit presets show \(name) --out DIR` writes it with those files into DIR")
         }
-        return 0
+        return .clean
     }
 }

@@ -16,45 +16,44 @@ enum RenderCommand {
         scale; SVG and PDF are in points (one file per scale, same geometry). Every file is written atomically.
         With no --preset and no --spec, the four built-in presets are rendered.
         """,
-        options: Selection.options + [
-            Option(name: "out", value: "DIR", help: "Where to write (default: glyphaudit-render)."),
-            Option(name: "format", value: "LIST", help: "Comma-separated: png, svg, pdf (default: png)."),
-            Option(name: "svg-jobs", value: "FILE",
-                   help: "Instead of specs: render SVG files listed in a TSV (svg, width px, height px, png name) into --out; each SVG is parsed once."),
-            Option(name: "contact-sheet", value: "DIR",
-                   help: "Also write one contact sheet per preset, shape and size (@2x): rows Dynamic Type sizes, columns theme × state."),
-            Option.flag("quiet", "Print nothing but errors."),
-        ],
+        options: Selection.options + [out, format, svgJobs, contactSheet, OutputOptions.quiet],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static let out = Option(name: "out", value: "DIR", help: "Where to write (default: glyphaudit-render).")
+    static let format = Option(name: "format", value: "LIST", help: "Comma-separated: png, svg, pdf (default: png).")
+    static let svgJobs = Option(name: "svg-jobs", value: "FILE",
+                                help: "Instead of specs: render SVG files listed in a TSV (svg, width px, height px, png name) into --out; each SVG is parsed once.")
+    static let contactSheet = Option(name: "contact-sheet", value: "DIR",
+                                     help: "Also write one contact sheet per preset, shape and size (@2x): rows Dynamic Type sizes, columns theme × state.")
+
+    static func run(_ args: Arguments) throws -> ExitStatus {
         var formats: [RenderFileFormat] = []
-        for name in args.list("format").isEmpty ? ["png"] : args.list("format") {
+        for name in args.list(format).isEmpty ? ["png"] : args.list(format) {
             guard let f = RenderFileFormat(rawValue: name) else {
                 throw UsageError(message: "--format takes png, svg and pdf, got \"\(name)\"")
             }
             formats.append(f)
         }
         let jobs = try Selection.jobs(args)
-        let out = URL(fileURLWithPath: args.value("out") ?? "glyphaudit-render")
-        if let list = args.value("svg-jobs") { return try renderSVGJobs(URL(fileURLWithPath: list), out: out, jobs: jobs) }
+        let out = URL(fileURLWithPath: args.value(Self.out) ?? "glyphaudit-render")
+        if let list = args.value(svgJobs) { return try renderSVGJobs(URL(fileURLWithPath: list), out: out, jobs: jobs) }
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
         let items = plan.items
         if let first = Pipeline.writeFiles(plan, formats: formats, into: out, jobs: jobs).first {
             Console.error("cannot write \(out.path): \(first)")
-            return 2
+            return .badInput
         }
-        if let sheets = args.value("contact-sheet") {
+        if let sheets = args.value(contactSheet) {
             try Pipeline.writeContactSheets(plan, into: URL(fileURLWithPath: sheets))
         }
         Console.info(String(format: "rendered %d of %d variants (%d files) into %@ in %.2f s",
                             items.count, plan.total, items.count * formats.count, out.path, seconds(since: start)))
-        return 0
+        return .clean
     }
 
     /// `--svg-jobs`: plain SVG → PNG at given pixel sizes (the peer benchmark's workload).
-    static func renderSVGJobs(_ list: URL, out: URL, jobs: Int) throws -> Int32 {
+    static func renderSVGJobs(_ list: URL, out: URL, jobs: Int) throws -> ExitStatus {
         let start = DispatchTime.now()
         let text: String
         do { text = String(decoding: try InputFile.read(list.path, limit: Limits.jsonFileBytes, what: "job list"), as: UTF8.self) } catch {
@@ -87,10 +86,10 @@ enum RenderCommand {
         }.compactMap { $0 }
         if let first = failures.first {
             Console.error(first)
-            return 2
+            return .badInput
         }
         Console.info(String(format: "rendered %d SVG jobs (%d documents) into %@ in %.2f s", work.count, documents.count,
                             out.path, seconds(since: start)))
-        return 0
+        return .clean
     }
 }

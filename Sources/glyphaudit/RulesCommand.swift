@@ -13,12 +13,12 @@ enum RulesCommand {
         .glyphaudit.json from the working folder up to the repository root.
         """,
         options: [
-            AuditCommand.configOption,
-            Option.flag("verbose", "Say on stderr which configuration file is read."),
+            AuditOptions.config,
+            OutputOptions.verbose.withHelp("Say on stderr which configuration file is read."),
         ],
         run: run)
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         let config = try AuditCommand.config(args)
         let auditor = Auditor(config: config)
         let p = args.positionals
@@ -32,7 +32,7 @@ enum RulesCommand {
                             + "\(severity(rule).padding(toLength: 8, withPad: " ", startingAt: 0)) "
                             + "\(criterion.padding(toLength: 11, withPad: " ", startingAt: 0)) \(rule.title)")
             }
-            return 0
+            return .clean
         }
         guard p.count == 2, p[0] == "explain" else {
             throw UsageError(message: "expected `rules` or `rules explain ID`")
@@ -57,7 +57,7 @@ enum RulesCommand {
             s += "  severity = \(severity(rule)) (error, warning, info or off)\n"
         }
         Console.out(s)
-        return 0
+        return .clean
     }
 
     static func format(_ v: Double) -> String {

@@ -31,25 +31,28 @@ enum RunCommand {
         Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures; 2 bad input (also an
         unreadable baseline, the report written all the same) or a runtime failure; 64 usage error.
         """,
-        options: Selection.options + AuditCommand.configOptions + [
-            Option(name: "report", value: "DIR", help: "Where the reports go (default: glyphaudit-out)."),
-            Option(name: "formats", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all)."),
-            Option(name: "snapshots", value: "DIR", help: "Baseline folder (default: snapshots)."),
-            Option.flag("record", "Write missing baselines (and renderer.json)."),
-            Option.flag("update", "Rewrite baselines that changed (and renderer.json)."),
-            Option(name: "max-diff-pixels", value: "N", help: "Pixels that may differ before a snapshot fails (default 0)."),
-            Option(name: "max-diff-ratio", value: "R", help: "Share of pixels (0…1) that may differ before a snapshot fails."),
-        ] + CheckCommand.comparisonOptions + [
-            CheckCommand.ciOption,
-            Option(name: "shard", value: "I/N", help: "Run the I-th of N slices of the matrix (merge them with merge-reports)."),
-            Option.flag("quiet", "Print nothing but errors."),
-            Option.flag("verbose", "Also print the configuration file used, how long each stage took, and every snapshot failure (not at most 20)."),
+        options: Selection.options + AuditOptions.options + [
+            ReportOptions.report,
+            ReportOptions.formats,
+            SnapshotOptionGroup.snapshots,
+            SnapshotOptionGroup.record,
+            SnapshotOptionGroup.update,
+            SnapshotOptionGroup.maxDiffPixels,
+            SnapshotOptionGroup.maxDiffRatio,
+        ] + PixelmatchOptionGroup.comparison + [
+            SnapshotOptionGroup.ci,
+            shard,
+            OutputOptions.quiet,
+            OutputOptions.verbose.withHelp(
+                "Also print the configuration file used, how long each stage took, and every snapshot failure (not at most 20)."),
         ],
         run: run)
 
+    static let shard = Option(name: "shard", value: "I/N", help: "Run the I-th of N slices of the matrix (merge them with merge-reports).")
+
     static func formats(_ args: Arguments) throws(UsageError) -> [ReportFormat] {
-        guard args.value("formats") != nil else { return ReportFormat.allCases }
-        let names = args.list("formats").filter { !$0.isEmpty }
+        guard args.value(ReportOptions.formats) != nil else { return ReportFormat.allCases }
+        let names = args.list(ReportOptions.formats).filter { !$0.isEmpty }
         if names.isEmpty {
             throw UsageError(message: "--formats needs one or more of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -63,33 +66,33 @@ enum RunCommand {
         return out
     }
 
-    static func run(_ args: Arguments) throws -> Int32 {
+    static func run(_ args: Arguments) throws -> ExitStatus {
         let start = DispatchTime.now()
         let formats = try formats(args)
         let failOn = try AuditCommand.failLevel(args)
         let jobs = try Selection.jobs(args)
         var shard: Shard?
-        if let s = args.value("shard") {
+        if let s = args.value(Self.shard) {
             guard let parsed = Shard(s) else { throw UsageError(message: "--shard takes I/N with 1 ≤ I ≤ N, got \"\(s)\"") }
             shard = parsed
         }
-        let maxPixels = try args.int("max-diff-pixels", range: 0...Int(Int32.max))
-        let maxRatio = try args.double("max-diff-ratio", range: 0...1)
+        let maxPixels = try args.int(SnapshotOptionGroup.maxDiffPixels)
+        let maxRatio = try args.double(SnapshotOptionGroup.maxDiffRatio)
         let pixelmatch = try CheckCommand.pixelmatch(args)
         let config = try AuditCommand.config(args)
-        let report = URL(fileURLWithPath: args.value("report") ?? "glyphaudit-out")
+        let report = URL(fileURLWithPath: args.value(ReportOptions.report) ?? "glyphaudit-out")
         var writes: SnapshotWrites = []
-        if args.flag("record") { writes.insert(.record) }
-        if args.flag("update") { writes.insert(.update) }
+        if args.flag(SnapshotOptionGroup.record) { writes.insert(.record) }
+        if args.flag(SnapshotOptionGroup.update) { writes.insert(.update) }
         // Before anything is rendered or written: a folder named with --snapshots must be there (a
         // typo must not pass as "nothing to check"); the default one may be missing (not checked).
         let (snapshotFolder, snapshotsExist) = try CheckCommand.snapshotFolder(args)
-        if !snapshotsExist && args.value("snapshots") != nil && writes.isEmpty {
+        if !snapshotsExist && args.value(SnapshotOptionGroup.snapshots) != nil && writes.isEmpty {
             throw InputError(file: snapshotFolder.path,
                              message: "the snapshot folder given with --snapshots does not exist (run with --record to create it)")
         }
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let progress = Progress(enabled: !Console.quiet, timings: args.flag("verbose"))
+        let progress = Progress(enabled: !Console.quiet, timings: args.flag(OutputOptions.verbose))
 
         progress.stage("laying out")
         // Selection.plan refuses an empty plan, but a shard may rightly be empty: refuse only an
@@ -97,7 +100,7 @@ enum RunCommand {
         let filter = try Selection.filter(args)
         let plan = try Plan(specs: try Selection.specs(args), filter: filter, shard: shard)
         if plan.selected == 0 {
-            throw InputError(file: "--only", message: "no variant matches \(args.all("only").joined(separator: " ")) "
+            throw InputError(file: "--only", message: "no variant matches \(args.all(SelectionOptions.only).joined(separator: " ")) "
                              + "(\(plan.total) variants before filtering)")
         }
         if plan.items.isEmpty {
@@ -127,7 +130,7 @@ enum RunCommand {
         progress.done()
 
         printSummary(result, audit: audit, snapshots: snapshotReport, report: report, formats: formats, seconds: seconds(since: start),
-                     verbose: args.flag("verbose"))
+                     verbose: args.flag(OutputOptions.verbose))
         if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
             for line in result.githubAnnotations() { Console.out(line) }
         }
@@ -137,13 +140,15 @@ enum RunCommand {
                 Console.error(message)
             }
         }
-        if snapshotReport?.results.contains(where: { $0.writeError != nil }) == true || snapshotReport?.fingerprintError != nil { return 2 }
         // An unreadable baseline is bad input, as in `check`: named on stderr, exit 2 (the report,
-        // written all the same, shows it among the snapshots).
-        let unreadable = snapshotReport?.results.filter { $0.status == .unreadable } ?? []
-        for r in unreadable { Console.error("\(r.baseline): unreadable baseline: \(r.message ?? "?")") }
-        if !unreadable.isEmpty { return 2 }
-        return result.exitStatus
+        // written all the same, shows it among the snapshots); after a failed write (also named) it is not.
+        let writeFailed = snapshotReport?.results.contains(where: { $0.writeError != nil }) == true || snapshotReport?.fingerprintError != nil
+        if !writeFailed {
+            for r in snapshotReport?.results ?? [] where r.status == .unreadable {
+                Console.error("\(r.baseline): unreadable baseline: \(r.message ?? "?")")
+            }
+        }
+        return ExitStatus(failed: !result.passed, badInput: snapshotReport?.badInput ?? false)
     }
 
     static func printSummary(_ r: RunReport, audit: AuditResult, snapshots: SnapshotReport?, report: URL,

@@ -2,23 +2,15 @@ import Foundation
 import GlyphCore
 import GlyphRender
 
-/// The options every command that works on variants shares.
+/// The options every command that works on variants shares, and what they select.
 enum Selection {
-    static let options: [Option] = [
-        Option(name: "preset", value: "NAME", help: "A built-in preset (see `glyphaudit presets`).", repeatable: true,
-               choices: Presets.names, list: true),
-        Option(name: "spec", value: "FILE", help: "A spec file (JSON; see docs/spec-format.md).", repeatable: true),
-        Option(name: "only", value: "KEY=VALUE",
-               help: "Keep variants where KEY (preset, control, shape, size, dynamic-type, theme, state, scale) is VALUE.",
-               repeatable: true),
-        Option(name: "jobs", value: "N", help: "Render on N threads (default: all cores)."),
-    ]
+    static let options: [Option] = SelectionOptions.options + [JobsOptions.jobs]
 
     /// The specs named by --preset and --spec; all built-in presets when neither is given.
     static func specs(_ args: Arguments) throws -> [Spec] {
         var specs: [Spec] = []
-        let presets = args.list("preset")
-        let files = args.all("spec")
+        let presets = args.list(SelectionOptions.preset)
+        let files = args.all(SelectionOptions.spec)
         for name in presets { specs.append(try Presets.load(try preset(name, option: "--preset"))) }
         for file in files { specs.append(try Spec.load(contentsOf: URL(fileURLWithPath: file))) }
         if presets.isEmpty && files.isEmpty {
@@ -40,7 +32,7 @@ enum Selection {
     /// The --only filters; a malformed one (no `=`, an unknown key) is a usage error (64).
     static func filter(_ args: Arguments) throws -> VariantFilter {
         var filter = VariantFilter()
-        for only in args.all("only") {
+        for only in args.all(SelectionOptions.only) {
             do { try filter.add(only) } catch {
                 throw UsageError(message: error.message.contains("--only") ? error.message : "--only \(only): \(error.message)")
             }
@@ -49,14 +41,14 @@ enum Selection {
     }
 
     static func jobs(_ args: Arguments) throws -> Int {
-        try args.int("jobs", range: 1...256) ?? defaultJobs
+        try args.int(JobsOptions.jobs) ?? defaultJobs
     }
 
     /// Loads, filters and lays out; refuses an empty selection.
     static func plan(_ args: Arguments, shard: Shard? = nil) throws -> Plan {
         let plan = try Plan(specs: try specs(args), filter: try filter(args), shard: shard)
         if plan.items.isEmpty {
-            throw InputError(file: "--only", message: "no variant matches \(args.all("only").joined(separator: " ")) "
+            throw InputError(file: "--only", message: "no variant matches \(args.all(SelectionOptions.only).joined(separator: " ")) "
                              + "(\(plan.total) variants before filtering)")
         }
         return plan

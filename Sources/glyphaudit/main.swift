@@ -1,8 +1,6 @@
 import Foundation
 import GlyphCore
 
-let version = "0.1.0"
-
 /// Every command, in the order `--help` lists them. `completions` generates its scripts from this
 /// table and the commands' option tables, so the scripts know what the parser knows.
 enum Commands {
@@ -47,7 +45,7 @@ func main() -> Int32 {
     var argv = Array(CommandLine.arguments.dropFirst())
     guard let first = argv.first else {
         FileHandle.standardError.write(Data(mainHelp().utf8))
-        return 64
+        return ExitStatus.usage.rawValue
     }
     if first == "--help" || first == "-h" || first == "help" {
         if first == "help", argv.count > 1, let c = Commands.all.first(where: { $0.name == argv[1] }) {
@@ -55,36 +53,36 @@ func main() -> Int32 {
         } else {
             print(mainHelp(), terminator: "")
         }
-        return 0
+        return ExitStatus.clean.rawValue
     }
     if first == "--version" {
         print("glyphaudit \(version)")
-        return 0
+        return ExitStatus.clean.rawValue
     }
     guard let command = Commands.all.first(where: { $0.name == first }) else {
         Console.error("unknown command \"\(first)\"; run `glyphaudit --help` for the list")
-        return 64
+        return ExitStatus.usage.rawValue
     }
     argv.removeFirst()
     if argv.contains("--help") || argv.contains("-h") {
         print(command.help, terminator: "")
-        return 0
+        return ExitStatus.clean.rawValue
     }
     do {
         let args = try Arguments(argv, options: command.options)
-        Console.quiet = args.flag("quiet")
+        Console.quiet = args.declares(OutputOptions.quiet) && args.flag(OutputOptions.quiet)
         // Every file a command writes is flushed to disk in one go at its end (and none is left
         // behind when it fails): see AtomicFile.batch.
-        return try AtomicFile.batch { try command.run(args) }
+        return try AtomicFile.batch { try command.run(args) }.rawValue
     } catch let e as UsageError {
         Console.error("\(e.message)\nRun `glyphaudit \(command.name) --help` for usage.")
-        return 64
+        return ExitStatus.usage.rawValue
     } catch let e as InputError {
         Console.error(e.description)
-        return 2
+        return ExitStatus.badInput.rawValue
     } catch {
         Console.error("\(error)")
-        return 2
+        return ExitStatus.badInput.rawValue
     }
 }
 

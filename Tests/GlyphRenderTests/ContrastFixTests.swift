@@ -194,7 +194,9 @@ struct ContrastFixTests {
         let f = try #require(s.run(NonTextContrastRule()).first { $0.suggestion != nil })
         let decoded = try JSONDecoder().decode(Finding.self, from: JSONEncoder().encode(f))
         #expect(decoded.suggestion == f.suggestion)
-        let object = try #require(f.suggestion?.jsonObject)
+        let result = AuditResult(findings: [f], unusedAccepted: [], rules: [f.rule], presets: [f.preset], variants: 1)
+        let audit = try #require(try JSONSerialization.jsonObject(with: result.jsonData()) as? [String: Any])
+        let object = try #require(((audit["findings"] as? [[String: Any]])?.first)?["suggestion"] as? [String: Any])
         #expect(object["to"] as? String == f.suggestion?.to)
     }
 }

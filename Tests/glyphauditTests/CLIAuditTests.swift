@@ -57,6 +57,22 @@ struct CLIAuditTests {
         #expect(summary["error"] as? Int == 6)
     }
 
+    @Test("--json writes a finding as report.json does: its Dynamic Type sizes, and criterion null for a platform rule")
+    func jsonSizes() throws {
+        let dir = EmptyFolder()
+        let r = try CLI.run(["audit", "--preset", "swiftui-switch", "--only", "scale=1", "--only", "theme=default", "--json",
+                             "--fail-on", "never"], in: dir.url)
+        #expect(r.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let findings = try #require(object["findings"] as? [[String: Any]])
+        let scaling = try #require(findings.first { $0["rule"] as? String == "dynamic-type-scaling" })
+        #expect(scaling["dynamicTypeSizes"] as? [String] == ["xS", "xxL", "xxxL", "AX1", "AX2", "AX3", "AX4", "AX5"])
+        #expect(scaling["criterion"] is NSNull)
+        let target = try #require(findings.first { $0["subject"] as? String == "hit area (recommended)" })
+        #expect(target["dynamicTypeSizes"] as? [String] == ["xS", "S", "M", "L", "xL", "xxL", "xxxL", "AX1", "AX2"])
+        #expect(findings.filter { $0["rule"] as? String == "nontext-contrast" }.allSatisfy { $0["dynamicTypeSizes"] == nil })
+    }
+
     @Test("an unknown key in .glyphaudit.json is bad input (exit 2) naming the file and the key path")
     func configUnknownKey() throws {
         let dir = EmptyFolder()

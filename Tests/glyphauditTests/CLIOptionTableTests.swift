@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+@testable import glyphaudit
+
+/// The option tables: each command's declared options are what --help and the completion scripts
+/// show, and reading an option a command does not declare stops the tool.
+@Suite("option tables")
+struct CLIOptionTableTests {
+    @Test("every declared option of every command is in its --help and the bash, zsh and fish completions, and is parsed")
+    func declaredEverywhere() throws {
+        let bash = CompletionsCommand.bash(), zsh = CompletionsCommand.zsh(), fish = CompletionsCommand.fish()
+        #expect(Commands.all.count == 10)
+        var total = 0
+        for command in Commands.all {
+            let names = command.options.map(\.name)
+            #expect(Set(names).count == names.count, "\(command.name) declares an option twice")
+            let fishSection = fish.components(separatedBy: "\n# \(command.name)\n")[1].components(separatedBy: "\n# ")[0]
+            let zshSection = zsh.components(separatedBy: "\n    \(command.name))\n")[1].components(separatedBy: "&& return")[0]
+            let bashSection = bash.components(separatedBy: "\n    \(command.name))\n")[1].components(separatedBy: "\n        ;;\n")[0]
+            for option in command.options + [Command.helpOption] {
+                total += 1
+                #expect(!option.help.isEmpty, "\(command.name) --\(option.name) has no help")
+                #expect(command.help.contains("  \(option.synopsis)") && command.help.contains(option.help),
+                        "\(command.name) --help lacks \(option.synopsis)")
+                #expect(fishSection.contains("-l \(option.name) "), "fish: \(command.name) --\(option.name)")
+                #expect(zshSection.contains("--\(option.name)"), "zsh: \(command.name) --\(option.name)")
+                #expect(bashSection.contains("--\(option.name)"), "bash: \(command.name) --\(option.name)")
+                if option.name == Command.helpOption.name { continue }  // main answers --help before parsing
+                let parsed = try Arguments(option.value == nil ? ["--\(option.name)"] : ["--\(option.name)=\(option.choices.first ?? "1")"],
+                                           options: command.options)
+                #expect(parsed.declares(option))
+            }
+        }
+        #expect(total == 93)
+    }
+
+    @Test("one range per option: --max-diff-pixels takes 0 to Int.max in check and run")
+    func ranges() throws {
+        for name in ["check", "run"] {
+            let command = try #require(Commands.all.first { $0.name == name })
+            let args = try Arguments(["--max-diff-pixels", "\(Int.max)"], options: command.options)
+            #expect(try args.int(SnapshotOptionGroup.maxDiffPixels) == Int.max)
+            let negative = try Arguments(["--max-diff-pixels=-1"], options: command.options)
+            #expect(throws: UsageError.self) { try negative.int(SnapshotOptionGroup.maxDiffPixels) }
+        }
+    }
+
+    @Test("an option is read only through its declaration, and only by a command that declares it")
+    func undeclared() async throws {
+        let rules = try #require(Commands.all.first { $0.name == "rules" })
+        let args = try Arguments([], options: rules.options)
+        #expect(args.declares(AuditOptions.config) && !args.declares(AuditOptions.baseline) && !args.declares(OutputOptions.quiet))
+        // `rules` has no --quiet: reading it stops the tool instead of answering "not given".
+        await #expect(processExitsWith: .failure) {
+            let rules = Commands.all.first { $0.name == "rules" }!
+            _ = try Arguments([], options: rules.options).flag(OutputOptions.quiet)
+        }
+    }
+}
