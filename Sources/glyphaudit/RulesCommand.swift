@@ -1,5 +1,6 @@
 import Foundation
 import GlyphAudit
+import GlyphCore
 
 enum RulesCommand {
     static let command = Command(
