@@ -76,7 +76,7 @@ public struct AcceptedFinding: Sendable, Equatable {
     public func matchesPlace(_ f: Finding) -> Bool {
         guard f.rule == rule else { return false }
         if let subject, subject != f.subject { return false }
-        return variant == f.variant || Self.glob(variant, f.variant)
+        return variant == f.variant.description || Self.glob(variant, f.variant.description)
     }
 
     /// `*` matches any run of characters (also `/`); everything else matches itself.
@@ -287,7 +287,7 @@ public struct AuditConfig: Sendable, Equatable {
             } else {
                 reason = todo
             }
-            entries.append(AcceptedFinding(rule: f.rule, variant: f.variant, subject: f.subject, reason: reason,
+            entries.append(AcceptedFinding(rule: f.rule, variant: f.variant.description, subject: f.subject, reason: reason,
                                            message: f.message, severity: f.severity).jsonObject())
         }
         let object: [String: Any] = ["version": 1, "accepted": entries]

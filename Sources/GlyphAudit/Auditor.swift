@@ -176,7 +176,7 @@ public struct AuditResult: Sendable {
                 "rule": f.rule,
                 "severity": f.severity.rawValue,
                 "criterion": f.criterion ?? NSNull(),
-                "variant": f.variant,
+                "variant": f.variant.description,
                 "subject": f.subject,
                 "message": f.message,
                 "numbers": f.numbers,
@@ -203,7 +203,7 @@ public struct AuditResult: Sendable {
             "unusedAccepted": unusedAccepted.map { $0.jsonObject() },
             "changedAccepted": changedAccepted.map { c -> [String: Any] in
                 var o = c.entry.jsonObject()
-                o["now"] = ["message": c.now.message, "severity": c.now.severity.rawValue, "variant": c.now.variant]
+                o["now"] = ["message": c.now.message, "severity": c.now.severity.rawValue, "variant": c.now.variant.description]
                 return o
             },
         ]

@@ -78,3 +78,20 @@ struct SceneTests {
         #expect(Renderer.raster(item.scene) == Renderer.raster(item.layout, spec: item.spec))
     }
 }
+
+@Suite("Finding.variant is a VariantID")
+struct FindingVariantTests {
+    @Test("written as the same text: a group id, a complete id, and an incomplete one read back as it was")
+    func roundTrip() throws {
+        for text in ["swiftui-switch/switch-md/*/default/off@*x", "t/square-md/L/default/checked@2x", "stale/file", ""] {
+            let f = Finding(rule: "r", severity: .error, criterion: nil, variant: VariantID(parsing: text), subject: "s", message: "m")
+            let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(f)) as? [String: Any]
+            #expect(json?["variant"] as? String == text)
+            let back = try JSONDecoder().decode(Finding.self, from: JSONEncoder().encode(f))
+            #expect(back.variant == f.variant && back.variant.description == text)
+        }
+        let group: VariantID = "swiftui-switch/switch-md/*/default/off@*x"
+        #expect(group.hasWildcard && group.isComplete && group.dynamicType == VariantID.any)
+        #expect(!VariantID(parsing: "t/square-md/L/default/checked@2x").hasWildcard)
+    }
+}
