@@ -1,7 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// The authored measurement of `nontext-contrast`: each part of a scene that identifies the control
 /// or its state, as seen, against the part it is drawn on, as seen.

@@ -1,7 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// The image measurement of `nontext-contrast`: an image drawn in its own colours, on its pixels,
 /// against the surface.

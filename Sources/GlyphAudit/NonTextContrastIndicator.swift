@@ -1,7 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// The indicator measurement of `nontext-contrast`: what changes between two states drawn with
 /// different original-colour images, against the colours next to it.

@@ -1,7 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// The pixel measurement of `nontext-contrast`: a ring, mark or tint that reaches the ratio as
 /// authored, but no rendered pixel of which does at some display scale.

@@ -1,7 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// `nontext-contrast` (WCAG 1.4.11 Non-text Contrast): the parts that identify the control and its
 /// state reach 3:1 against the colours next to them, from the authored colours; and a warning when

@@ -1,7 +1,6 @@
 import Foundation
 import GlyphColor
 import GlyphCore
-import GlyphRaster
 
 /// `text-contrast` (WCAG 1.4.3 Contrast (Minimum)): the label against the surface, 4.5:1, or 3:1
 /// where the label is large text at that Dynamic Type size.
@@ -71,7 +70,7 @@ public struct TextContrastRule: AuditRule {
             }
             // The surface has no per-state colour.
             let surfacePart = first.scene.surface
-            let surface = surfacePart?.color?.seen ?? RGBA.white.composited(over: .white)
+            let surface = surfacePart?.color?.seen ?? .white
             let exempt = ContrastCheck.isExempt(theme)
             for bucket in buckets {
                 let color = bucket.label.color!
