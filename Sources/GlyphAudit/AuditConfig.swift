@@ -74,7 +74,7 @@ public struct AcceptedFinding: Sendable, Equatable {
     public func matchesPlace(_ f: Finding) -> Bool {
         guard f.rule == rule else { return false }
         if let subject, subject != f.subject { return false }
-        return variant == f.variant || Self.glob(variant, f.variant)
+        return variant == f.variant.description || Self.glob(variant, f.variant.description)
     }
 
     /// `*` matches any run of characters (also `/`); everything else matches itself.
@@ -302,7 +302,7 @@ public struct AuditConfig: Sendable, Equatable {
             } else {
                 reason = todo
             }
-            entries.append(AcceptedFinding(rule: f.rule, variant: f.variant, subject: f.subject, reason: reason,
+            entries.append(AcceptedFinding(rule: f.rule, variant: f.variant.description, subject: f.subject, reason: reason,
                                            message: f.message, severity: f.severity))
         }
         return (try? JSONOutput.data(BaselineFile(accepted: entries), keyOrder: .natural)) ?? Data()

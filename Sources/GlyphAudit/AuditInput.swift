@@ -101,7 +101,7 @@ public struct GlyphPixels: Sendable {
     }
 }
 
-/// Everything the rules see: the plan (specs, variants, layouts), the full renders and the glyph
+/// Everything the rules see: the plan (specs, variants, layouts and scenes), the full renders and the glyph
 /// pixels of every variant, with helpers to group variants and to find where a value was written.
 public final class AuditInput: Sendable {
     /// The specs, in the order reports list them.
@@ -229,28 +229,10 @@ public final class AuditInput: Sendable {
 
     // MARK: Source locations
 
-    /// The spec file and line of `keyPath` (the closest parent key that has a line).
+    /// The spec file and line of `keyPath` (the closest parent key that has a line). A colour's
+    /// location is its scene part's source (`FindingLocation(_: ColorSource)`).
     public func location(_ spec: Spec, _ keyPath: String) -> FindingLocation {
-        var path = keyPath
-        while spec.lines[path] == nil, let dot = path.lastIndex(of: ".") { path = String(path[..<dot]) }
-        return FindingLocation(file: spec.sourceFile ?? spec.name, line: spec.lines[path] ?? spec.lines[keyPath], keyPath: keyPath)
-    }
-
-    /// Where the colour of `role` in `theme` and `state` was written: the state override's key or the
-    /// theme's, and for a token alias the token file and the line of the final value.
-    public func colorLocation(_ spec: Spec, theme: ThemeSpec, role: ColorRole, state: ControlState) -> FindingLocation {
-        let keyPath = theme.stateColors[state]?[role] != nil
-            ? "themes.\(theme.name).states.\(state.rawValue).\(role.rawValue)"
-            : "themes.\(theme.name).\(role.rawValue)"
-        var loc = location(spec, keyPath)
-        guard let color = theme.color(role, state: state) else { return loc }
-        if let line = color.line { loc.line = line }
-        if let token = color.token {
-            loc.token = token
-            loc.tokenFile = spec.tokenFile
-            loc.tokenLine = color.tokenLine
-        }
-        return loc
+        FindingLocation(file: spec.sourceFile ?? spec.name, line: spec.line(of: keyPath), keyPath: keyPath)
     }
 }
 

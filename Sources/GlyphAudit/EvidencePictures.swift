@@ -10,7 +10,7 @@ public enum EvidencePictures {
     /// The file a finding's picture is written to, relative to the evidence folder:
     /// `<rule>/<variant id, * as "all">--<subject>.png`, e.g. `nontext-contrast/swiftui-switch/switch-md/all/default/off@all--off-track.png`.
     public static func path(for f: Finding) -> String {
-        let id = f.variant.replacingOccurrences(of: "@*x", with: "@all").replacingOccurrences(of: "*", with: "all")
+        let id = f.variant.description.replacingOccurrences(of: "@*x", with: "@all").replacingOccurrences(of: "*", with: "all")
         let subject = f.subject.lowercased().split { !($0.isLetter || $0.isNumber) }.joined(separator: "-")
         return "\(f.rule)/\(id)--\(subject).png"
     }

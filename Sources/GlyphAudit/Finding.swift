@@ -72,7 +72,8 @@ public enum EvidencePicture: Sendable, Equatable {
 
 /// One problem (or, at `info`, one observation) a rule found in one variant or group of variants.
 ///
-/// `variant` is a variant id (`preset/component/dynamic type/theme/state@scale`). A finding that
+/// `variant` is a variant id (`preset/component/dynamic type/theme/state@scale`, written as that
+/// text in every report). A finding that
 /// holds for several values of one part puts `*` there (`swiftui-switch/switch-md/*/default/off@*x`
 /// holds at every Dynamic Type size and scale audited); its message says which.
 /// `subject` names what was measured ("off track", "unchecked vs checked", "glyph"), so that a
@@ -82,7 +83,7 @@ public struct Finding: Sendable, Equatable {
     public var severity: Severity
     /// The WCAG 2.2 success criterion the rule serves (`1.4.11`), nil for platform rules.
     public var criterion: String?
-    public var variant: String
+    public var variant: VariantID
     public var subject: String
     /// One line with the measured numbers.
     public var message: String
@@ -103,7 +104,7 @@ public struct Finding: Sendable, Equatable {
     /// For a contrast finding: the nearest colour that reaches the ratio (`ColorFix`).
     public var suggestion: ColorFix?
 
-    public init(rule: String, severity: Severity, criterion: String?, variant: String, subject: String,
+    public init(rule: String, severity: Severity, criterion: String?, variant: VariantID, subject: String,
                 message: String, numbers: [String: Double] = [:], values: [String: String] = [:],
                 sizes: [DynamicTypeSize]? = nil, location: FindingLocation? = nil, picture: EvidencePicture? = nil) {
         self.rule = rule
@@ -126,13 +127,13 @@ public struct Finding: Sendable, Equatable {
     /// The preset part of the variant id.
     public var preset: String { id.preset }
 
-    /// The variant id, read into its parts.
-    public var id: VariantID { VariantID(parsing: variant) }
+    /// The variant id (the same as `variant`).
+    public var id: VariantID { variant }
 
     /// Findings with equal keys say the same thing at other Dynamic Type sizes or scales: reports
     /// fold them into one entry (rule, severity, subject, acceptance and the id without size and scale).
     public var foldKey: String {
-        let place = id.isComplete ? id.anySizeAndScale.description : variant
+        let place = variant.isComplete ? variant.anySizeAndScale.description : variant.description
         return [rule, severity.rawValue, subject, accepted ?? "", place].joined(separator: "\u{0}")
     }
 }
@@ -153,7 +154,7 @@ extension Finding: Codable {
         rule = try c.decode(String.self, forKey: .rule)
         severity = try c.decode(Severity.self, forKey: .severity)
         criterion = try c.decodeIfPresent(String.self, forKey: .criterion)
-        variant = try c.decode(String.self, forKey: .variant)
+        variant = VariantID(parsing: try c.decode(String.self, forKey: .variant))
         subject = try c.decode(String.self, forKey: .subject)
         message = try c.decode(String.self, forKey: .message)
         numbers = try c.decode([String: Double].self, forKey: .numbers)
@@ -176,7 +177,7 @@ extension Finding: Codable {
         try c.encode(rule, forKey: .rule)
         try c.encode(severity, forKey: .severity)
         try c.encodeIfPresent(criterion, forKey: .criterion)
-        try c.encode(variant, forKey: .variant)
+        try c.encode(variant.description, forKey: .variant)
         try c.encode(subject, forKey: .subject)
         try c.encode(message, forKey: .message)
         try c.encode(numbers, forKey: .numbers)
@@ -258,7 +259,7 @@ public struct ColorFix: Sendable, Equatable, Codable {
 /// Builds the id of a group of variants: each part that is the same in all of them is kept, each
 /// part that differs becomes `*`.
 enum VariantGroupID {
-    static func id(_ variants: [Variant]) -> String {
-        VariantID.group(variants.map(\.variantID))?.description ?? ""
+    static func id(_ variants: [Variant]) -> VariantID {
+        VariantID.group(variants.map(\.variantID)) ?? VariantID(parsing: "")
     }
 }

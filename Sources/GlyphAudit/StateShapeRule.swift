@@ -241,7 +241,7 @@ public struct StateShapeRule: AuditRule {
         } else {
             key = "themes.\(va.theme)"
         }
-        return Finding(rule: id, severity: defaultSeverity, criterion: criterion, variant: vb.id, subject: subject,
+        return Finding(rule: id, severity: defaultSeverity, criterion: criterion, variant: vb.variantID, subject: subject,
                        message: message, numbers: numbers,
                        values: ["failingViews": failNames.joined(separator: ","), "other": va.id],
                        location: input.location(spec, key),

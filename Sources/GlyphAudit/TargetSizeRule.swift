@@ -69,7 +69,7 @@ public struct TargetSizeRule: AuditRule {
                 return (text, r, i)
             }
             let location = input.location(spec, spec.lines["hitArea"] != nil ? "hitArea" : "frame")
-            func variants(_ sizes: [DynamicTypeSize]) -> String {
+            func variants(_ sizes: [DynamicTypeSize]) -> VariantID {
                 VariantGroupID.id(group.map { input.items[$0].variant }.filter { sizes.contains($0.dynamicType) })
             }
             if !errors.isEmpty {

@@ -55,23 +55,26 @@ public struct TextContrastRule: AuditRule {
     public func checkAcrossComponents(_ input: AuditInput, _ o: RuleOptions) -> [Finding] {
         var out: [Finding] = []
         for group in input.groups(by: { [$0.preset, $0.theme] }) {
-            let spec = input.items[group[0]].spec
-            guard let label = spec.label, let theme = spec.theme(named: input.items[group[0]].variant.theme) else { continue }
+            let first = input.items[group[0]]
+            guard let label = first.spec.label else { continue }
+            let theme = first.variant.theme
             // States that share a label colour share a finding.
-            var buckets: [(color: RGBA, state: ControlState, items: [Int])] = []
+            var buckets: [(label: ScenePart, items: [Int])] = []
             for i in group {
-                let st = input.items[i].variant.state
-                guard let c = theme.color(.label, state: st)?.rgba else { continue }
-                if let k = buckets.firstIndex(where: { $0.color == c }) {
+                guard let part = input.items[i].scene.label, let c = part.color else { continue }
+                if let k = buckets.firstIndex(where: { $0.label.color?.authored == c.authored }) {
                     buckets[k].items.append(i)
                 } else {
-                    buckets.append((c, st, [i]))
+                    buckets.append((part, [i]))
                 }
             }
-            let surface = (theme.colors[.surface]?.rgba ?? .white).composited(over: .white)  // the surface has no per-state colour
-            let exempt = NonTextContrastRule.isExempt(theme.name)
+            // The surface has no per-state colour.
+            let surfacePart = first.scene.surface
+            let surface = surfacePart?.color?.seen ?? .white
+            let exempt = ContrastCheck.isExempt(theme)
             for bucket in buckets {
-                let seen = bucket.color.composited(over: surface)
+                let color = bucket.label.color!
+                let seen = color.seen
                 let ratio = contrastRatio(seen, surface)
                 let sizes = Array(Set(bucket.items.map { input.items[$0].variant.dynamicType })).sorted()
                 let failing = sizes.filter { ratio < Self.required(points: label.points($0), bold: Self.isBold(label.textStyle), o) }
@@ -80,13 +83,13 @@ public struct TextContrastRule: AuditRule {
                 let shown = failing.isEmpty ? sizes : failing
                 let variants = bucket.items.map { input.items[$0].variant }.filter { shown.contains($0.dynamicType) }
                 let needs = Set(shown.map { Self.required(points: label.points($0), bold: Self.isBold(label.textStyle), o) }).sorted()
-                let colour = bucket.color.a < 1 ? "\(bucket.color.hex) (\(seen.hex) as seen)" : bucket.color.hex
+                let colour = ContrastCheck.describe(color)
                 let pts = shown.map { label.points($0) }
                 let range = pts.min()! == pts.max()! ? "\(Format.points(pts[0])) pt"
                     : "\(Format.points(pts.min()!))–\(Format.points(pts.max()!)) pt"
                 var message = "label \(colour) on \(surface.hex) is \(Format.ratio(ratio))"
                 if exempt {
-                    message += " (\(theme.name): text of inactive components is exempt; it would need "
+                    message += " (\(theme): text of inactive components is exempt; it would need "
                         + "\(needs.map { Format.number($0) + ":1" }.joined(separator: " or ")))"
                 } else {
                     message += ", needs \(Format.number(needs.max()!)):1 at \(Format.sizes(failing)) (\(range))"
@@ -94,8 +97,8 @@ public struct TextContrastRule: AuditRule {
                         message += "; passes \(Format.number(o["largeTextRatio"])):1 as large text at \(Format.sizes(passingLarge))"
                     }
                 }
-                message += NonTextContrastRule.colorNotes(theme, bucket.state, [.label, .surface])
-                let location = input.colorLocation(spec, theme: theme, role: .label, state: bucket.state)
+                message += ContrastCheck.notes([bucket.label, surfacePart])
+                let location = FindingLocation(color.source)
                 var finding = Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
                                       variant: VariantGroupID.id(variants), subject: "label", message: message,
                                       numbers: ["ratio": ratio, "required": needs.max()!],
@@ -103,7 +106,7 @@ public struct TextContrastRule: AuditRule {
                                       location: location,
                                       picture: .swatch(foreground: seen, background: surface, ratio: ratio, required: needs.max()!))
                 if ratio < needs.max()! {
-                    finding.suggestion = ColorFix(part: "label", foreground: bucket.color, background: surface, required: needs.max()!,
+                    finding.suggestion = ColorFix(part: "label", foreground: color.authored, background: surface, required: needs.max()!,
                                            location: location)
                 }
                 out.append(finding)

@@ -10,7 +10,7 @@ public struct CairoDrawing: AuditDrawing {
     public init() {}
 
     public func raster(_ item: PlannedVariant, parts: RenderParts) -> Raster {
-        Renderer.raster(item.layout, spec: item.spec, parts: parts)
+        Renderer.raster(item.scene, parts: parts)
     }
 
     /// The image alone (its most detailed file, of the light appearance), fitted to the canvas.

@@ -106,7 +106,7 @@ public enum Pipeline {
         let pictures = options.pictures
         return try parallelMap(items.count, jobs: options.jobs) { i -> Result<Rendered, InputError> in
             let item = items[i]
-            let raster = Renderer.raster(item.layout, spec: item.spec)
+            let raster = Renderer.raster(item.scene)
             var out = Rendered(width: raster.width, height: raster.height)
             if audit { out.glyph = GlyphStore.Entry(GlyphPixels.cut(item, from: raster, drawing: drawing)) }
             out.snapshot = checker?.check(item.variant, actual: raster)
@@ -163,9 +163,9 @@ extension Pipeline {
                 for format in formats {
                     let data: Data
                     switch format {
-                    case .png: data = try Renderer.raster(item.layout, spec: item.spec).pngData()
-                    case .svg: data = Renderer.vector(item.layout, spec: item.spec, format: .svg)
-                    case .pdf: data = Renderer.vector(item.layout, spec: item.spec, format: .pdf)
+                    case .png: data = try Renderer.raster(item.scene).pngData()
+                    case .svg: data = Renderer.vector(item.scene, format: .svg)
+                    case .pdf: data = Renderer.vector(item.scene, format: .pdf)
                     }
                     try AtomicFile.write(data, to: folder.appendingPathComponent(item.variant.fileName(format.rawValue)))
                 }

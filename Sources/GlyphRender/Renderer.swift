@@ -13,18 +13,23 @@ public enum VectorFormat: String, Sendable, CaseIterable {
 public enum Renderer {
     /// Renders to pixels at the variant's display scale, on the theme's surface colour
     /// (or on transparency without `.background`).
-    public static func raster(_ layout: Layout, spec: Spec, parts: RenderParts = .all) -> Raster {
-        let w = layout.pixelWidth
-        let h = layout.pixelHeight
+    public static func raster(_ scene: Scene, parts: RenderParts = .all) -> Raster {
+        let w = scene.pixelWidth
+        let h = scene.pixelHeight
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(w), Int32(h))!
         defer { cairo_surface_destroy(surface) }
         let cr = cairo_create(surface)!
-        let s = Double(layout.variant.scale)
+        let s = Double(scene.variant.scale)
         cairo_scale(cr, s, s)
-        draw(cr, layout: layout, spec: spec, parts: parts, imageScale: layout.variant.scale)
+        draw(cr, scene: scene, parts: parts, imageScale: scene.variant.scale)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         return rasterFromSurface(surface, width: w, height: h)
+    }
+
+    /// Renders a laid-out variant of `spec` (its scene resolved first) to pixels.
+    public static func raster(_ layout: Layout, spec: Spec, parts: RenderParts = .all) -> Raster {
+        raster(Scene(spec: spec, layout: layout), parts: parts)
     }
 
     /// Renders an SVG document alone onto a transparent `width` × `height` px canvas, fitted to it
@@ -50,8 +55,14 @@ public enum Renderer {
         return rasterFromSurface(surface, width: width, height: height)
     }
 
-    /// Renders to SVG or PDF (1 user unit = 1 pt; display scale does not apply).
+    /// Renders a laid-out variant of `spec` (its scene resolved first) to SVG or PDF.
     public static func vector(_ layout: Layout, spec: Spec, format: VectorFormat, parts: RenderParts = .all) -> Data {
+        vector(Scene(spec: spec, layout: layout), format: format, parts: parts)
+    }
+
+    /// Renders to SVG or PDF (1 user unit = 1 pt; display scale does not apply).
+    public static func vector(_ scene: Scene, format: VectorFormat, parts: RenderParts = .all) -> Data {
+        let canvas = scene.canvas
         let sink = DataSink()
         let closure = Unmanaged.passUnretained(sink).toOpaque()
         let write: cairo_write_func_t = { closure, data, length in
@@ -62,18 +73,18 @@ public enum Renderer {
         let surface: OpaquePointer
         switch format {
         case .svg:
-            surface = cairo_svg_surface_create_for_stream(write, closure, layout.canvas.width, layout.canvas.height)
+            surface = cairo_svg_surface_create_for_stream(write, closure, canvas.width, canvas.height)
             cairo_svg_surface_restrict_to_version(surface, CAIRO_SVG_VERSION_1_1)
         case .pdf:
-            surface = cairo_pdf_surface_create_for_stream(write, closure, layout.canvas.width, layout.canvas.height)
+            surface = cairo_pdf_surface_create_for_stream(write, closure, canvas.width, canvas.height)
             // No creation date: the same input gives the same bytes.
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, "")
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "glyphaudit")
-            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, layout.variant.id)
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, scene.variant.id)
         }
         let cr = cairo_create(surface)!
         // An image with a file per scale draws its most detailed one.
-        draw(cr, layout: layout, spec: spec, parts: parts, imageScale: Int.max)
+        draw(cr, scene: scene, parts: parts, imageScale: Int.max)
         cairo_destroy(cr)
         cairo_surface_finish(surface)
         cairo_surface_destroy(surface)
@@ -111,41 +122,65 @@ public enum Renderer {
         cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a)
     }
 
-    /// Draws the variant in points onto any cairo context; an image with a file per display scale
+    /// Draws the scene in points onto any cairo context; an image with a file per display scale
     /// draws the one for `imageScale` (and, in a dark theme, its dark one).
-    static func draw(_ cr: OpaquePointer, layout: Layout, spec: Spec, parts: RenderParts, imageScale: Int) {
-        let v = layout.variant
-        guard let theme = spec.theme(named: v.theme) else { return }
-        func color(_ role: ColorRole) -> RGBA? { theme.color(role, state: v.state)?.rgba }
+    static func draw(_ cr: OpaquePointer, scene: Scene, parts: RenderParts, imageScale: Int) {
+        for part in scene.parts {
+            switch part.kind {
+            case .surface:
+                guard parts.contains(.background), let c = part.color else { continue }
+                setColor(cr, c.authored)
+                cairo_rectangle(cr, 0, 0, part.rect.width, part.rect.height)
+                cairo_fill(cr)
+            case .label:
+                guard parts.contains(.label), let label = part.label, let c = part.color else { continue }
+                if let clip = label.clip {
+                    // A label with a maximum width is cut at its frame, as a fixed-width label is on iOS.
+                    cairo_save(cr)
+                    cairo_rectangle(cr, clip.x, clip.y, clip.width, clip.height)
+                    cairo_clip(cr)
+                }
+                PangoText.draw(cr, text: label.text, points: label.points, bold: label.bold, x: label.box.x, y: label.box.y,
+                               color: c.authored)
+                if label.clip != nil { cairo_restore(cr) }
+            default:
+                if parts.contains(.glyph) { drawGlyphPart(cr, part, imageScale: imageScale) }
+            }
+        }
+    }
 
-        if parts.contains(.background), let surface = color(.surface) {
-            setColor(cr, surface)
-            cairo_rectangle(cr, 0, 0, layout.canvas.width, layout.canvas.height)
+    /// One part of the glyph: the box, ring or mark of a checkbox, the track, border or knob of a
+    /// switch, or an image.
+    static func drawGlyphPart(_ cr: OpaquePointer, _ part: ScenePart, imageScale: Int) {
+        let r = part.rect
+        switch part.kind {
+        case .fill, .track:
+            guard let c = part.color else { return }
+            boxPath(cr, r, radius: part.cornerRadius, shape: part.shape)
+            setColor(cr, c.authored)
             cairo_fill(cr)
-        }
-
-        if parts.contains(.glyph) {
-            if let images = spec.images, let rect = layout.image {
-                let image = images.image(for: v.state).drawn(scale: imageScale, dark: theme.isDark)
-                drawImage(cr, CairoImages.of(image), rect: rect, tint: images.template ? color(.tint) : nil,
-                          opacity: theme.imageOpacity, stretch: images.contentMode == .scaleToFill)
-            } else if spec.control == .switch {
-                drawSwitch(cr, layout: layout, track: color(v.state == .on ? .trackOn : .trackOff),
-                           border: layout.borderWidth > 0 ? color(.border) : nil, knob: color(.knob))
-            } else {
-                drawCheckbox(cr, layout: layout, shape: v.shape, fill: color(.fill), border: color(.border), mark: color(.mark))
-            }
-        }
-
-        if parts.contains(.label), let label = layout.label, let c = color(.label) {
-            if let clip = label.clip {
-                // A label with a maximum width is cut at its frame, as a fixed-width label is on iOS.
-                cairo_save(cr)
-                cairo_rectangle(cr, clip.x, clip.y, clip.width, clip.height)
-                cairo_clip(cr)
-            }
-            PangoText.draw(cr, text: label.text, points: label.points, bold: label.bold, x: label.box.x, y: label.box.y, color: c)
-            if label.clip != nil { cairo_restore(cr) }
+        case .ring, .border:
+            // The ring lies inside the box, like SwiftUI's strokeBorder.
+            guard let c = part.color else { return }
+            let w = part.lineWidth
+            boxPath(cr, r.insetBy(w / 2), radius: max(0, part.cornerRadius - w / 2), shape: part.shape)
+            setColor(cr, c.authored)
+            cairo_set_line_width(cr, w)
+            cairo_stroke(cr)
+        case .mark:
+            guard let c = part.color, part.lineWidth > 0 else { return }
+            drawMark(cr, part.mark, in: r, weight: part.lineWidth, color: c.authored)
+        case .knob:
+            guard let c = part.color else { return }
+            boxPath(cr, r, radius: 0, shape: .circle)
+            setColor(cr, c.authored)
+            cairo_fill(cr)
+        case .image:
+            guard let image = part.image else { return }
+            drawImage(cr, CairoImages.of(image.asset.drawn(scale: imageScale, dark: image.dark)), rect: r,
+                      tint: image.template ? part.color?.authored : nil, opacity: image.opacity, stretch: image.stretch)
+        case .surface, .label:
+            return
         }
     }
 
@@ -168,26 +203,10 @@ public enum Renderer {
         cairo_close_path(cr)
     }
 
-    static func drawCheckbox(_ cr: OpaquePointer, layout: Layout, shape: GlyphShape, fill: RGBA?, border: RGBA?, mark: RGBA?) {
-        let a = layout.appearance
-        let box = layout.glyph
-        if a.fill, let fill {
-            boxPath(cr, box, radius: layout.cornerRadius, shape: shape)
-            setColor(cr, fill)
-            cairo_fill(cr)
-        }
-        if a.ring, let border, layout.borderWidth > 0 {
-            // The ring lies inside the box, like SwiftUI's strokeBorder.
-            let w = layout.borderWidth
-            boxPath(cr, box.insetBy(w / 2), radius: max(0, layout.cornerRadius - w / 2), shape: shape)
-            setColor(cr, border)
-            cairo_set_line_width(cr, w)
-            cairo_stroke(cr)
-        }
-        guard let m = layout.mark, let mark, a.mark != .none, layout.markWeight > 0 else { return }
-        let wt = layout.markWeight
+    /// A tick or dash stroked in the mark square `m`.
+    static func drawMark(_ cr: OpaquePointer, _ kind: MarkKind, in m: Rect, weight wt: Double, color: RGBA) {
         cairo_new_path(cr)
-        switch a.mark {
+        switch kind {
         case .check:
             // The tick's ink spans the mark square's full width and sits centred in it.
             let s = m.width
@@ -203,29 +222,8 @@ public enum Renderer {
         cairo_set_line_width(cr, wt)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        setColor(cr, mark)
+        setColor(cr, color)
         cairo_stroke(cr)
-    }
-
-    static func drawSwitch(_ cr: OpaquePointer, layout: Layout, track: RGBA?, border: RGBA?, knob: RGBA?) {
-        let t = layout.glyph
-        if let track {
-            boxPath(cr, t, radius: t.height / 2, shape: .square)
-            setColor(cr, track)
-            cairo_fill(cr)
-        }
-        if let border {
-            let w = layout.borderWidth
-            boxPath(cr, t.insetBy(w / 2), radius: t.height / 2 - w / 2, shape: .square)
-            setColor(cr, border)
-            cairo_set_line_width(cr, w)
-            cairo_stroke(cr)
-        }
-        if let k = layout.knob, let knob {
-            boxPath(cr, k, radius: 0, shape: .circle)
-            setColor(cr, knob)
-            cairo_fill(cr)
-        }
     }
 
     /// Draws an image into `rect`: fitted as librsvg fits a document into a viewport, or with

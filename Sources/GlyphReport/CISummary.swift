@@ -188,7 +188,7 @@ extension RunReport {
         return order.map { key in
             let fs = byKey[key]!
             let ids = fs.map(\.id)
-            let id = ids.allSatisfy(\.isComplete) ? (VariantID.group(ids)?.description ?? fs[0].variant) : fs[0].variant
+            let id = ids.allSatisfy(\.isComplete) ? (VariantID.group(ids)?.description ?? fs[0].variant.description) : fs[0].variant.description
             return (id, fs[0], fs.count)
         }
     }

@@ -344,7 +344,7 @@ struct HTMLPage {
                           + "data-severity=\"\(f.severity.rawValue)\" data-count=\"\(fold.count)\" data-theme=\"\(theme)\" data-dt=\"\(sizes.joined(separator: " "))\">\n")
                     h.add("<p class=\"head\"><span class=\"badge \(f.severity.rawValue)\">\(f.severity.rawValue.capitalized)</span>")
                     if f.accepted != nil { h.add(" <span class=\"badge accepted\">Accepted</span>") }
-                    h.add(" <code>\(f.variant)</code> <span class=\"muted subject\">\(f.subject)</span></p>\n")
+                    h.add(" <code>\(f.variant.description)</code> <span class=\"muted subject\">\(f.subject)</span></p>\n")
                     h.add("<p class=\"message\">\(f.message)</p>\n")
                     if let fix = f.suggestion { h.add(Self.suggestion(fix)) }
                     if let all = p?.dynamicTypeSizes, !sizes.isEmpty, sizes.count < all.count {
@@ -354,7 +354,7 @@ struct HTMLPage {
                         h.add("<details class=\"more\"><summary>The same finding in \(fold.count) variants</summary><ul>\n")
                         for j in fold {
                             let id: HTML = j == i ? "" : " id=\"f-\(j)\""
-                            h.add("<li\(id)><code>\(findings[j].variant)</code> — <span class=\"msg\">\(findings[j].message)</span></li>\n")
+                            h.add("<li\(id)><code>\(findings[j].variant.description)</code> — <span class=\"msg\">\(findings[j].message)</span></li>\n")
                         }
                         h.add("</ul></details>\n")
                     }
@@ -366,7 +366,7 @@ struct HTMLPage {
                         h.add("<p class=\"muted\">Source: <code>\(where_)</code></p>\n")
                     }
                     if let ev = f.picturePath {
-                        h.add("<figure><img src=\"\(ev)\" alt=\"Evidence for \(f.rule) in \(f.variant): \(f.message)\" loading=\"lazy\"><figcaption>Evidence</figcaption></figure>\n")
+                        h.add("<figure><img src=\"\(ev)\" alt=\"Evidence for \(f.rule) in \(f.variant.description): \(f.message)\" loading=\"lazy\"><figcaption>Evidence</figcaption></figure>\n")
                     }
                     let nums = f.numbers.sorted { $0.key < $1.key }.map { "\($0.key) \(report.formatNumber($0.value))" }
                         + f.values.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }

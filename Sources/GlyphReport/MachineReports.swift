@@ -189,8 +189,8 @@ extension RunReport {
         var exact = Set<String>()
         var patterns: [(id: VariantID, sizes: Set<String>?)] = []
         for f in findings {
-            if !f.variant.contains(VariantID.any) && f.dynamicTypeSizes == nil {
-                exact.insert(f.variant)
+            if !f.variant.hasWildcard && f.dynamicTypeSizes == nil {
+                exact.insert(f.variant.description)
             } else {
                 patterns.append((f.id, f.dynamicTypeSizes.map { Set($0.map(\.short)) }))
             }
@@ -257,7 +257,7 @@ extension RunReport {
                 "ruleId": f.rule,
                 "level": sarifLevel(f.severity),
                 "message": ["text": f.message],
-                "properties": ["variant": f.variant, "subject": f.subject],
+                "properties": ["variant": f.variant.description, "subject": f.subject],
                 "partialFingerprints": ["glyphaudit/v1": Self.findingKey(f)],
             ]
             if let i = ruleIndex[f.rule] { result["ruleIndex"] = i }

@@ -51,7 +51,7 @@ extension RunReport {
             let ka = (presetOrder[a.preset] ?? Int.max, ruleOrder[a.rule] ?? Int.max)
             let kb = (presetOrder[b.preset] ?? Int.max, ruleOrder[b.rule] ?? Int.max)
             if ka != kb { return ka < kb }
-            if a.variant != b.variant { return a.variant < b.variant }
+            if a.variant.description != b.variant.description { return a.variant.description < b.variant.description }
             if a.subject != b.subject { return a.subject < b.subject }
             return a.message < b.message
         }

@@ -94,7 +94,7 @@ extension Finding {
     /// `dynamicTypeSizes` covers those sizes only.
     public func covers(_ id: String) -> Bool {
         let other = VariantID(parsing: id)
-        guard variant.contains("*") ? self.id.covers(other) : variant == id else { return false }
+        guard variant.hasWildcard ? variant.covers(other) : variant.description == id else { return false }
         guard let sizes = dynamicTypeSizes else { return true }
         return sizes.contains { $0.short == other.dynamicType }
     }

@@ -159,7 +159,7 @@ enum AuditText {
         return order.map { key in
             let fs = groups[key]!
             let ids = fs.map(\.id)
-            var id = fs[0].variant
+            var id = fs[0].variant.description
             if fs.count > 1, ids.allSatisfy(\.isComplete), let merged = VariantID.group(ids) { id = merged.description }
             return Fold(findings: fs, id: id)
         }
@@ -191,7 +191,7 @@ enum AuditText {
             let fs = result.findings.filter { $0.preset == preset }
             if fs.isEmpty { continue }
             out += "\n\(preset)\n"
-            let all = verbose ? fs.map { Fold(findings: [$0], id: $0.variant) } : fold(fs)
+            let all = verbose ? fs.map { Fold(findings: [$0], id: $0.variant.description) } : fold(fs)
             let folds = verbose ? all : Array(all.prefix(listLimit))
             for fold in folds {
                 let f = fold.findings[0]

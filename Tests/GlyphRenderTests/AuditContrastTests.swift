@@ -61,7 +61,7 @@ struct AuditContrastTests {
         let s = try Self.vectorScene(vectors)
         let findings = s.run(TextContrastRule())
         for (i, v) in vectors.enumerated() {
-            let found = findings.filter { $0.values["theme"] == nil && $0.variant.contains("/v\(i)/") }
+            let found = findings.filter { $0.values["theme"] == nil && $0.variant.description.contains("/v\(i)/") }
             #expect(found.isEmpty == v.meets_4_5, "\(v.fg) on \(v.bg) \(v.wcag2_ratio)")
             if let f = found.first {
                 #expect(Self.sixPlaces(f.numbers["ratio"]!) == v.wcag2_ratio)
@@ -75,7 +75,7 @@ struct AuditContrastTests {
     func switchOffTrack() throws {
         let s = try AuditScene(preset: "swiftui-switch")
         let findings = s.run(NonTextContrastRule())
-        let f = try #require(findings.first { $0.subject == "off track" && $0.variant.contains("/default/") })
+        let f = try #require(findings.first { $0.subject == "off track" && $0.variant.description.contains("/default/") })
         #expect(f.message == "off track #E9E9EA on #FFFFFF is 1.21:1, needs 3:1")
         #expect(f.variant == "swiftui-switch/switch-md/*/default/off@*x")
         #expect(f.severity == .error && f.criterion == "1.4.11")
@@ -86,7 +86,7 @@ struct AuditContrastTests {
         let line = try #require(f.location?.line)
         #expect(specLines[line - 1].contains("\"trackOff\": \"#E9E9EA\""))
         // The disabled theme is reported, as info only.
-        let disabled = findings.filter { $0.variant.contains("/disabled/") }
+        let disabled = findings.filter { $0.variant.description.contains("/disabled/") }
         #expect(!disabled.isEmpty && disabled.allSatisfy { $0.severity == .info })
     }
 
@@ -153,7 +153,7 @@ struct AuditContrastTests {
             "disabled": { "surface": "#FFFFFF", "border": "#C7C7CC", "fill": "#C7C7CC", "mark": "#FFFFFF", "label": "#C7C7CC" } } }
         """)
         let findings = s.run(NonTextContrastRule()) + s.run(TextContrastRule())
-        let byTheme = Dictionary(grouping: findings) { $0.variant.split(separator: "/")[3] }
+        let byTheme = Dictionary(grouping: findings) { $0.variant.description.split(separator: "/")[3] }
         let active = try #require(byTheme["default"]), inactive = try #require(byTheme["disabled"])
         #expect(active.allSatisfy { $0.severity == .error })
         #expect(inactive.allSatisfy { $0.severity == .info })
@@ -180,7 +180,7 @@ struct AuditContrastTests {
         // Brand red #E00800 and white are 4.995:1 (reference vector): no error in any active theme.
         #expect(findings.allSatisfy { $0.severity == .info }, "\(findings.map(\.message))")
         let strict = s.run(NonTextContrastRule(), ["minimumRatio": 5])
-        let tick = try #require(strict.first { $0.subject == "tick on fill" && $0.variant.contains("/default/") })
+        let tick = try #require(strict.first { $0.subject == "tick on fill" && $0.variant.description.contains("/default/") })
         #expect(tick.message == "tick #FFFFFF on fill #E00800 is 4.99:1, needs 5:1")
         #expect(Self.sixPlaces(tick.numbers["ratio"]!) == 4.995015)
         // A filled box whose fill is faint but whose ring is strong passes on the ring.
@@ -207,7 +207,7 @@ struct AuditContrastTests {
         #expect(ring.numbers["ratio"] == contrastRatio(RGBA(hex: "#E5E5EA")!, .white))
         #expect(ring.message == "ring #E5E5EA on #FFFFFF is \(Format.ratio(ring.numbers["ratio"]!)), needs 3:1")
         // The checked box is filled (#007AFF, 4.02:1) in both sizes: nothing to report there.
-        #expect(findings.allSatisfy { $0.variant.contains("/unchecked@") })
+        #expect(findings.allSatisfy { $0.variant.description.contains("/unchecked@") })
     }
 
     @Test("sizes that measure the same share one finding")
@@ -287,11 +287,11 @@ struct AuditContrastTests {
         let top = try s.index("img/square-md/L/default/unchecked@3x")
         #expect(NonTextContrastRule.measureImage(s.input.glyphs[top], surface: .white, required: 3).share >= 0.5)
         // The disabled theme (the image at 40 % opacity): reported as info for both states, never as an error or warning.
-        let disabled = findings.filter { $0.variant.contains("/disabled/") }
+        let disabled = findings.filter { $0.variant.description.contains("/disabled/") }
         // What changes between the states (measured at the highest scale only) is info there too.
         #expect(Set(disabled.map(\.subject)) == ["off image", "on image", "unchecked vs checked indicator"])
         #expect(disabled.allSatisfy { $0.severity == .info && $0.message.contains("inactive components are exempt from 3:1") })
-        #expect(disabled.allSatisfy { $0.variant.hasSuffix($0.subject.hasSuffix("indicator") ? "@3x" : "@*x") })
+        #expect(disabled.allSatisfy { $0.variant.description.hasSuffix($0.subject.hasSuffix("indicator") ? "@3x" : "@*x") })
     }
 
     @Test("a token colour's finding points at the spec line and at the token file line of its value")

@@ -204,7 +204,7 @@ struct AuditStateShapeTests {
             let areas = ColorView.allCases.map { f.numbers["area.\($0.rawValue)"]! }
             let weakest = try #require(areas.min())
             #expect(weakest < 1)
-            let scale = try #require(s.plan.items.first { $0.variant.id == f.variant }).variant.scale
+            let scale = try #require(s.plan.items.first { $0.variant.variantID == f.variant }).variant.scale
             let head = "checked vs mixed (filled box with a tick → filled box with a dash): "
             if f.message.hasPrefix(head + "both states draw the same shape in the same colours") {
                 // At @1x the tick and the dash are both a blob of two pixels: anti-aliasing is all that differs.

@@ -34,7 +34,7 @@ func builtinSample(failOn: String = "error") -> RunReport {
         r.variants[i].id = rename(r.variants[i].id)
     }
     for i in r.findings.indices {
-        r.findings[i].variant = rename(r.findings[i].variant)
+        r.findings[i].variant = VariantID(parsing: rename(r.findings[i].variant.description))
         if var l = r.findings[i].location, l.file == "specs/alpha.json" {
             l.file = Presets.path("swiftui-checkbox")
             if l.tokenFile != nil { l.tokenFile = "Assets/tokens/swiftui.tokens.json" }

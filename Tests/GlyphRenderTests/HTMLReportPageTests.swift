@@ -67,7 +67,7 @@ struct HTMLReportPageTests {
             try #require(tags.all("button").first { $0.attributes["data-variant"] == RunReport.pictureID(id) }, "\(id)")
         }
         func index(_ rule: String, _ preset: String, _ variant: String) throws -> Int {
-            try #require(report.findings.firstIndex { $0.rule == rule && $0.preset == preset && $0.variant == variant })
+            try #require(report.findings.firstIndex { $0.rule == rule && $0.preset == preset && $0.variant.description == variant })
         }
         let contrast = try index("nontext-contrast", "alpha", "alpha/square-md/*/default/unchecked@2x")
         let targetAX5 = try index("target-size", "alpha", "alpha/square-md/*/*/*@*x")

@@ -132,7 +132,7 @@ struct ImageSwitchTests {
             #expect(f.message.contains("the on and off images of a switch must differ in shape"), "\(f.message)")
             #expect(f.location?.keyPath == "images")
             // `<preset>/switch-s16/L/greyblue/on@*x`: the scales folded into one finding.
-            let parts = f.variant.split(separator: "/").map(String.init)
+            let parts = f.variant.description.split(separator: "/").map(String.init)
             #expect(parts.count == 5 && parts[4].hasPrefix("on@"), "\(f.variant)")
             if parts.count == 5 { failed.insert("\(parts[1])/\(parts[3])") }
         }
@@ -222,7 +222,7 @@ struct ImageSwitchTests {
         let s = try AuditScene(json, files: try ToggleCorpus.files("material/toggle"))
         let findings = s.run(TargetSizeRule())
         func one(_ size: String) throws -> Finding {
-            let fs = findings.filter { $0.variant.hasPrefix("material-toggle/switch-\(size)/") }
+            let fs = findings.filter { $0.variant.description.hasPrefix("material-toggle/switch-\(size)/") }
             #expect(fs.count == 1, "\(size): \(fs.map(\.message))")
             return try #require(fs.first)
         }
@@ -232,7 +232,7 @@ struct ImageSwitchTests {
             #expect(f.severity == severity, "\(size): \(f.message)")
             #expect(f.numbers["width"] == w && f.numbers["height"] == h, "\(size): \(f.numbers)")
         }
-        #expect(!findings.contains { $0.variant.hasPrefix("material-toggle/switch-s44/") })
+        #expect(!findings.contains { $0.variant.description.hasPrefix("material-toggle/switch-s44/") })
     }
 
     @Test("geometry: `size` is a square image box, `width` × `height` a wide one; the image is fitted in it, no knob")

@@ -55,7 +55,7 @@ enum SampleReport {
 
     static func finding(_ rule: String, _ severity: Severity, _ variant: String, _ subject: String, _ message: String,
                         location: FindingLocation? = nil, accepted: String? = nil) -> Finding {
-        var f = Finding(rule: rule, severity: severity, criterion: rules.first { $0.id == rule }?.criterion, variant: variant,
+        var f = Finding(rule: rule, severity: severity, criterion: rules.first { $0.id == rule }?.criterion, variant: VariantID(parsing: variant),
                         subject: subject, message: message, numbers: ["ratio": 1.21, "required": 3], values: ["foreground": "#E9E9EA"],
                         location: location)
         f.accepted = accepted

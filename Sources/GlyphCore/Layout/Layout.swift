@@ -196,9 +196,7 @@ public struct Layout: Sendable {
                                                       glyphSize: glyphSize, frameSize: frameSize, labelPart: labelPart,
                                                       labelPoints: labelPoints, wide: pixelWidth > Layout.maxCanvasPixels)
             // The line of the key, else of the closest parent key written in the spec.
-            var lookup = keyPath
-            while spec.lines[lookup] == nil, let dot = lookup.lastIndex(of: ".") { lookup = String(lookup[..<dot]) }
-            throw InputError(file: spec.sourceFile ?? spec.name, keyPath: keyPath, line: spec.lines[lookup],
+            throw InputError(file: spec.sourceFile ?? spec.name, keyPath: keyPath, line: spec.line(of: keyPath),
                              message: "variant \(v.id) would need a \(pixelWidth) × \(pixelHeight) px canvas; "
                                  + "the limit is \(Layout.maxCanvasPixels) px on a side: \(cause)")
         }

@@ -1,13 +1,22 @@
 import Dispatch
 import Foundation
 
-/// A variant with its spec and layout, ready to render.
+/// A variant with its spec, layout and scene, ready to render.
 public struct PlannedVariant: Sendable {
     public let spec: Spec
     public let layout: Layout
+    /// What the variant draws, resolved once: the renderer and the rules read it.
+    public let scene: Scene
     /// Position in the whole selected (filtered, unsharded) matrix: the same in every shard.
     public let index: Int
     public var variant: Variant { layout.variant }
+
+    public init(spec: Spec, layout: Layout, index: Int) {
+        self.spec = spec
+        self.layout = layout
+        scene = Scene(spec: spec, layout: layout)
+        self.index = index
+    }
 }
 
 /// The selected variants of a set of specs, all laid out (so every error surfaces before anything is written).

@@ -19,6 +19,8 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
     public var scale: String
     /// Whether the text had all six parts (ids read back from files may not).
     public private(set) var isComplete: Bool
+    /// The text of an incomplete id, as read: it is written back as it was.
+    private var text: String?
 
     public init(preset: String, component: String, dynamicType: String, theme: String, state: String, scale: String) {
         self.preset = preset
@@ -47,9 +49,11 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
         if scale.hasSuffix("x") { scale.removeLast() }
         self.init(preset: part(0), component: part(1), dynamicType: part(2), theme: part(3), state: part(4), scale: scale)
         isComplete = parts.count == 6 && tail.count == 2
+        if !isComplete { self.text = text }
     }
 
-    public var description: String { "\(preset)/\(component)/\(dynamicType)/\(theme)/\(state)@\(scale)x" }
+    /// The id as files and reports spell it (an incomplete id as it was read).
+    public var description: String { text ?? "\(preset)/\(component)/\(dynamicType)/\(theme)/\(state)@\(scale)x" }
 
     /// The id without the display scale: the same picture at every scale.
     public var pictureID: String { "\(preset)/\(component)/\(dynamicType)/\(theme)/\(state)" }
@@ -59,7 +63,13 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
         var id = self
         id.dynamicType = Self.any
         id.scale = Self.any
+        id.text = nil
         return id
+    }
+
+    /// Whether some part stands for every value (`*`).
+    public var hasWildcard: Bool {
+        description.contains(Self.any)
     }
 
     /// Whether this id (its `*` parts matching anything) covers `other`; `anyScale` leaves the scale out.
@@ -80,6 +90,11 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
         return VariantID(preset: part(\.preset), component: part(\.component), dynamicType: part(\.dynamicType),
                          theme: part(\.theme), state: part(\.state), scale: part(\.scale))
     }
+}
+
+/// An id written as text (a test's expectation, an accepted finding's pattern) is read as `init(parsing:)` reads it.
+extension VariantID: ExpressibleByStringInterpolation {
+    public init(stringLiteral value: String) { self.init(parsing: value) }
 }
 
 extension Variant {

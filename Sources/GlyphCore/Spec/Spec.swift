@@ -119,13 +119,21 @@ public struct AuthoredColor: Sendable, Equatable {
     /// is outside sRGB; gamut-mapped (CSS Color 4) to #FF2BFB (clipping each channel would give
     /// #FF00FF)`. Contrast findings on the colour repeat it.
     public var note: String?
+    /// The spec key that set it, as the loader read it: `themes.default.surface`, or a state's
+    /// override `themes.default.states.checked.fill`; nil for a colour no spec key wrote.
+    public var keyPath: String?
+    /// The tokens the alias passed through, first to last (the last holds the value); empty for a literal.
+    public var aliasChain: [String]
 
-    package init(rgba: RGBA, token: String? = nil, line: Int? = nil, tokenLine: Int? = nil, note: String? = nil) {
+    package init(rgba: RGBA, token: String? = nil, line: Int? = nil, tokenLine: Int? = nil, note: String? = nil,
+                 keyPath: String? = nil, aliasChain: [String] = []) {
         self.rgba = rgba
         self.token = token
         self.line = line
         self.tokenLine = tokenLine
         self.note = note
+        self.keyPath = keyPath
+        self.aliasChain = aliasChain
     }
 }
 
@@ -233,5 +241,12 @@ public struct Spec: Sendable {
 
     public func appearance(_ state: ControlState) -> StateAppearance {
         appearance[state] ?? .default(state)
+    }
+
+    /// The spec line of `keyPath`, else of the closest parent key written in the spec.
+    public func line(of keyPath: String) -> Int? {
+        var path = keyPath
+        while lines[path] == nil, let dot = path.lastIndex(of: ".") { path = String(path[..<dot]) }
+        return lines[path] ?? lines[keyPath]
     }
 }

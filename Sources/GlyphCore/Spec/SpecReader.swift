@@ -151,12 +151,13 @@ package struct SpecReader {
         if case let .string(s) = node.value, let alias = TokenSet.aliasPath(s) {
             let r = try tokenSet(s, path, node).color(alias, origin: error(path, node, ""))
             for w in r.warnings { warn(path, node, w) }
-            return AuthoredColor(rgba: ValueReader.eightBit(r.value), token: s, line: node.line, tokenLine: r.line, note: r.note)
+            return AuthoredColor(rgba: ValueReader.eightBit(r.value), token: s, line: node.line, tokenLine: r.line, note: r.note,
+                                 keyPath: path, aliasChain: r.chain)
         }
         do {
             let v = try ValueReader.color(node, what: "the colour")
             for w in v.warnings { warn(path, node, w) }
-            return AuthoredColor(rgba: v.rgba, token: nil, line: node.line, note: v.note)
+            return AuthoredColor(rgba: v.rgba, token: nil, line: node.line, note: v.note, keyPath: path)
         } catch {
             throw self.error(path, node, error.message)
         }

@@ -1,0 +1,40 @@
+import Foundation
+import GlyphColor
+import GlyphCore
+
+/// What the contrast rules (`nontext-contrast`, `text-contrast`) share: they measure a scene part's
+/// colour as seen against the colour seen beneath it, and say so the same way.
+enum ContrastCheck {
+    /// A theme named `disabled` (or `disabled-…`) is exempt: WCAG 1.4.3 and 1.4.11 exempt inactive
+    /// components, so their ratios are reported as info.
+    static func isExempt(_ theme: String) -> Bool { theme == "disabled" || theme.hasPrefix("disabled-") }
+
+    /// The ratio of a colour as seen against a background as seen; never rounded.
+    static func ratio(_ color: SceneColor, on background: SceneColor) -> Double {
+        contrastRatio(color.seen, background.seen)
+    }
+
+    /// `#RRGGBB`, or for a translucent colour `#RRGGBBAA (#RRGGBB as seen)`.
+    static func describe(_ color: SceneColor) -> String {
+        color.authored.a < 1 ? "\(color.authored.hex) (\(color.seen.hex) as seen)" : color.authored.hex
+    }
+
+    /// The notes of the colours a finding measures (a wide-gamut token colour mapped into sRGB), for
+    /// its message: " (fill: display-p3 (1, 0, 1) is outside sRGB; gamut-mapped …)", or "".
+    static func notes(_ parts: [ScenePart?]) -> String {
+        var seen: Set<ColorRole> = []
+        let notes = parts.compactMap { $0 }.filter { seen.insert($0.role).inserted }.compactMap { part in
+            part.color?.note.map { "\(part.role.rawValue): \($0)" }
+        }
+        return notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"
+    }
+}
+
+extension FindingLocation {
+    /// Where a scene colour was written: its spec key and line, and for a token alias the token
+    /// file and the line of the final value.
+    public init(_ source: ColorSource) {
+        self.init(file: source.file, line: source.line, keyPath: source.keyPath, token: source.token,
+                  tokenFile: source.tokenFile, tokenLine: source.tokenLine)
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import GlyphColor
+
+/// Where a colour came from: the spec key that set it, its file and line, and for a token alias
+/// the token file, the chain of tokens the alias passed through and the line of the one that made
+/// the value. The loader records it as it reads the colour; nothing after it rebuilds it.
+public struct ColorSource: Sendable, Equatable {
+    /// The spec file (or the spec's name, for an in-memory spec).
+    public var file: String
+    /// `themes.default.surface`, or a state's override `themes.default.states.checked.fill`.
+    public var keyPath: String?
+    /// The spec line where the colour was written (else of the closest parent key).
+    public var line: Int?
+    /// The alias as written, e.g. `{color.brand.red}`; nil for a literal colour.
+    public var token: String?
+    /// The tokens the alias passed through, first to last.
+    public var aliasChain: [String]
+    public var tokenFile: String?
+    /// The token-file line of the token whose value (or Tokens Studio modifier) made the colour.
+    public var tokenLine: Int?
+
+    public init(file: String, keyPath: String? = nil, line: Int? = nil, token: String? = nil, aliasChain: [String] = [],
+                tokenFile: String? = nil, tokenLine: Int? = nil) {
+        self.file = file
+        self.keyPath = keyPath
+        self.line = line
+        self.token = token
+        self.aliasChain = aliasChain
+        self.tokenFile = tokenFile
+        self.tokenLine = tokenLine
+    }
+
+    /// The source of a colour of `spec`, from what the loader recorded with it.
+    init(_ color: AuthoredColor, in spec: Spec) {
+        self.init(file: spec.sourceFile ?? spec.name, keyPath: color.keyPath,
+                  line: color.line ?? color.keyPath.flatMap { spec.line(of: $0) })
+        if let token = color.token {
+            self.token = token
+            aliasChain = color.aliasChain
+            tokenFile = spec.tokenFile
+            tokenLine = color.tokenLine
+        }
+    }
+}
+
+/// A part's colour: as authored, and as seen over what lies beneath it (the surface over white,
+/// a ring over the fill it is drawn on, a knob over its track). The composite is computed here, once.
+public struct SceneColor: Sendable, Equatable {
+    /// The colour drawn, 8 bits per channel, alpha included.
+    public var authored: RGBA
+    /// `authored` composited over the seen colour of the part beneath it (opaque when that is).
+    public var seen: RGBA
+    /// How the colour was obtained when it is not the value as written (a wide-gamut colour mapped into sRGB).
+    public var note: String?
+    public var source: ColorSource
+
+    public init(authored: RGBA, seen: RGBA, note: String? = nil, source: ColorSource) {
+        self.authored = authored
+        self.seen = seen
+        self.note = note
+        self.source = source
+    }
+}
+
+/// An image a part draws: the image of the variant's state, and how it is drawn.
+public struct SceneImage: Sendable {
+    /// The image (an `ImageAsset` picks its file by scale and appearance when drawn).
+    public var asset: any VectorImage
+    /// Its spec key: `on`, `off` or `clear`.
+    public var key: String
+    /// A template image: only its coverage counts, painted in the part's colour (the tint).
+    public var template: Bool
+    /// Opacity of an original-colour image (the disabled dimming); 1 = none.
+    public var opacity: Double
+    /// `scaleToFill`: stretched to the part's rect on each axis.
+    public var stretch: Bool
+    /// The theme is dark: an image set's dark image is drawn.
+    public var dark: Bool
+}
+
+/// One drawn piece of a variant: its geometry in points, its colour and where that came from.
+public struct ScenePart: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The theme's surface, under everything (the canvas).
+        case surface
+        /// A checkbox's filled box.
+        case fill
+        /// A checkbox's outlined box (a ring of `lineWidth`, inside `rect`).
+        case ring
+        /// The tick or dash, a stroke of `lineWidth` in the square `rect`.
+        case mark
+        /// A switch's track (a capsule).
+        case track
+        /// A switch track's border (a stroke of `lineWidth`, inside the track).
+        case border
+        /// A switch's knob (a circle in `rect`).
+        case knob
+        /// An image checkbox's or image switch's image (`image`).
+        case image
+        /// The label (`label`).
+        case label
+    }
+
+    public var kind: Kind
+    /// What messages call it: `surface`, `fill`, `ring`, `tick`, `dash`, `off track`, `on track`,
+    /// `border`, `knob`, `image tint`, `image`, `label`.
+    public var name: String
+    /// The spec's colour role that paints it.
+    public var role: ColorRole
+    /// Its box in canvas points: the canvas, the checkbox box, the mark's square, the track, the
+    /// knob, the rect an image is drawn into, the label's logical box.
+    public var rect: Rect
+    public var cornerRadius: Double
+    /// The stroke width of a ring, border or mark; 0 for a filled part.
+    public var lineWidth: Double
+    public var shape: GlyphShape
+    /// What a mark part draws.
+    public var mark: MarkKind
+    /// Nil for an image drawn in its own colours.
+    public var color: SceneColor?
+    /// The part it is drawn on (nil for the surface).
+    public var beneath: Kind?
+    public var image: SceneImage?
+    public var label: LabelLayout?
+
+    init(_ kind: Kind, name: String, role: ColorRole, rect: Rect, cornerRadius: Double = 0, lineWidth: Double = 0,
+         shape: GlyphShape = .square, mark: MarkKind = .none, color: SceneColor?, beneath: Kind?,
+         image: SceneImage? = nil, label: LabelLayout? = nil) {
+        self.kind = kind
+        self.name = name
+        self.role = role
+        self.rect = rect
+        self.cornerRadius = cornerRadius
+        self.lineWidth = lineWidth
+        self.shape = shape
+        self.mark = mark
+        self.color = color
+        self.beneath = beneath
+        self.image = image
+        self.label = label
+    }
+}
+
+/// Everything one variant draws, resolved once from the spec, the variant and its layout: each part
+/// with its geometry, its colour as authored and as seen, and where that colour came from. The
+/// renderer draws from it and the rules measure it; nothing after it looks a theme up by name.
+/// (Shaped like usvg's `Tree`: parse and resolve, then render from the tree only.)
+public struct Scene: Sendable {
+    public var variant: Variant
+    public var control: ControlKind
+    /// The whole canvas, origin (0, 0).
+    public var canvas: Rect
+    /// The parts in drawing order: surface; fill, ring, mark (checkbox) or track, border, knob
+    /// (switch) or image; label.
+    public var parts: [ScenePart]
+
+    /// Resolves what `variant` (laid out as `layout`) draws. A variant whose theme the spec does not
+    /// have draws nothing.
+    public init(spec: Spec, layout: Layout) {
+        let v = layout.variant
+        variant = v
+        control = spec.control
+        canvas = layout.canvas
+        parts = []
+        guard let theme = spec.theme(named: v.theme) else { return }
+
+        /// A part's colour seen over the part beneath it (the surface over white).
+        func color(_ role: ColorRole, over beneath: ScenePart?) -> SceneColor? {
+            guard let c = theme.color(role, state: v.state) else { return nil }
+            let under = beneath?.color?.seen ?? .white
+            return SceneColor(authored: c.rgba, seen: c.rgba.composited(over: under), note: c.note, source: ColorSource(c, in: spec))
+        }
+
+        let surface = color(.surface, over: nil).map {
+            ScenePart(.surface, name: "surface", role: .surface, rect: layout.canvas, color: $0, beneath: nil)
+        }
+        if let surface { parts.append(surface) }
+
+        if let images = spec.images {
+            if let rect = layout.image {
+                let doc = images.image(for: v.state)
+                let tint = images.template ? color(.tint, over: surface) : nil
+                let image = SceneImage(asset: doc, key: images.key(of: doc), template: images.template,
+                                       opacity: theme.imageOpacity, stretch: images.contentMode == .scaleToFill, dark: theme.isDark)
+                parts.append(ScenePart(.image, name: tint != nil ? "image tint" : "image", role: .tint, rect: rect,
+                                       color: tint, beneath: .surface, image: image))
+            }
+        } else if spec.control == .switch {
+            let on = v.state == .on
+            let track = color(on ? .trackOn : .trackOff, over: surface).map {
+                ScenePart(.track, name: on ? "on track" : "off track", role: on ? .trackOn : .trackOff, rect: layout.glyph,
+                          cornerRadius: layout.glyph.height / 2, color: $0, beneath: .surface)
+            }
+            if let track { parts.append(track) }
+            let under = track ?? surface
+            if layout.borderWidth > 0, let c = color(.border, over: under) {
+                parts.append(ScenePart(.border, name: "border", role: .border, rect: layout.glyph, cornerRadius: layout.glyph.height / 2,
+                                       lineWidth: layout.borderWidth, color: c, beneath: under?.kind))
+            }
+            if let knob = layout.knob, let c = color(.knob, over: under) {
+                parts.append(ScenePart(.knob, name: "knob", role: .knob, rect: knob, shape: .circle, color: c, beneath: under?.kind))
+            }
+        } else {
+            let a = layout.appearance
+            let fill = a.fill ? color(.fill, over: surface).map {
+                ScenePart(.fill, name: "fill", role: .fill, rect: layout.glyph, cornerRadius: layout.cornerRadius, shape: v.shape,
+                          color: $0, beneath: .surface)
+            } : nil
+            if let fill { parts.append(fill) }
+            let under = fill ?? surface
+            if a.ring, layout.borderWidth > 0, let c = color(.border, over: under) {
+                parts.append(ScenePart(.ring, name: "ring", role: .border, rect: layout.glyph, cornerRadius: layout.cornerRadius,
+                                       lineWidth: layout.borderWidth, shape: v.shape, color: c, beneath: under?.kind))
+            }
+            if let m = layout.mark, a.mark != .none, let c = color(.mark, over: under) {
+                parts.append(ScenePart(.mark, name: a.mark == .check ? "tick" : "dash", role: .mark, rect: m,
+                                       lineWidth: layout.markWeight, mark: a.mark, color: c, beneath: under?.kind))
+            }
+        }
+
+        if let label = layout.label, let c = color(.label, over: surface) {
+            parts.append(ScenePart(.label, name: "label", role: .label, rect: label.box, color: c, beneath: .surface, label: label))
+        }
+    }
+
+    /// The part of a kind, if the variant draws one.
+    public func part(_ kind: ScenePart.Kind) -> ScenePart? { parts.first { $0.kind == kind } }
+
+    public var surface: ScenePart? { part(.surface) }
+    public var label: ScenePart? { part(.label) }
+    public var image: ScenePart? { part(.image) }
+
+    /// The part `part` is drawn on.
+    public func beneath(_ part: ScenePart) -> ScenePart? { part.beneath.flatMap { self.part($0) } }
+
+    /// Pixel size of the canvas at the variant's display scale.
+    public var pixelWidth: Int { Int((canvas.width * Double(variant.scale)).rounded(.up)) }
+    public var pixelHeight: Int { Int((canvas.height * Double(variant.scale)).rounded(.up)) }
+}
