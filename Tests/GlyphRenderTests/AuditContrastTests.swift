@@ -11,7 +11,7 @@ import Testing
 @testable import GlyphSnapshot
 
 // `nontext-contrast` and `text-contrast`: ratios from authored colours compared with the reference
-// vectors in ../shared/reference/contrast-vectors.json (never rounded), the large-text rule, the
+// vectors in Tests/Fixtures/reference/contrast-vectors.json (never rounded), the large-text rule, the
 // disabled exemption, translucent colours, source locations, and the rendered-pixel warning.
 
 @Suite("Audit: contrast")

@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 /// A small spec written to a fresh temporary folder (with SVG images beside it when given), loaded,
 /// laid out, rendered and ready to audit.
@@ -75,11 +76,10 @@ enum SpecText {
     }
 }
 
-/// `<package root>/../shared/reference/<name>`.
+/// `Tests/Fixtures/reference/<name>`.
 enum ReferenceData {
-    static func url(_ name: String, filePath: String = #filePath) -> URL {
-        URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("../shared/reference/\(name)").standardizedFileURL
+    static func url(_ name: String) -> URL {
+        TestPaths.reference.appendingPathComponent(name)
     }
 
     struct ContrastVector: Decodable {

@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 @Suite("The renderer still produces the built-in baselines in snapshots/")
 struct BaselineTests {

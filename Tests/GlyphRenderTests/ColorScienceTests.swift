@@ -9,26 +9,18 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // Every expected number in this file comes either from the reference data in
-// ../shared/reference (read at test time, never copied into the product) or
+// Tests/Fixtures/reference (read at test time, never copied into the product) or
 // from an independent published / hand-computed value noted next to it.
 
 // MARK: - Reference data
 
 private enum Reference {
-    /// `<package root>/../shared/reference/<name>`, where the package root is
-    /// three levels above this file (Tests/GlyphRenderTests/ColorScienceTests.swift).
-    static func url(_ name: String, filePath: String = #filePath) -> URL {
-        URL(fileURLWithPath: filePath)
-            .deletingLastPathComponent()   // Tests/GlyphRenderTests
-            .deletingLastPathComponent()   // Tests
-            .deletingLastPathComponent()   // package root
-            .appendingPathComponent("..")
-            .appendingPathComponent("shared")
-            .appendingPathComponent("reference")
-            .appendingPathComponent(name)
-            .standardizedFileURL
+    /// `Tests/Fixtures/reference/<name>`.
+    static func url(_ name: String) -> URL {
+        TestPaths.reference.appendingPathComponent(name)
     }
 
     static func load<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {

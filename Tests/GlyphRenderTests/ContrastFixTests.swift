@@ -14,7 +14,7 @@ import Testing
 // reference README's formula (not the library's), against the reference vectors, against a brute
 // force over every 8-bit grey, and by applying each suggestion to the spec and auditing again.
 
-/// The WCAG 2 ratio of two opaque 8-bit `#RRGGBB` colours, as ../shared/reference/README.md writes it.
+/// The WCAG 2 ratio of two opaque 8-bit `#RRGGBB` colours, as Tests/Fixtures/reference/README.md writes it.
 private func referenceRatio(_ a: String, _ b: String) -> Double {
     func lum(_ hex: String) -> Double {
         let v = Int(hex.dropFirst().prefix(6), radix: 16)!

@@ -10,6 +10,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // image-aspect measures what is drawn: the ink of the image in the render against the ink of the SVG
 // rendered alone. `"contentMode": "scaleToFill"` draws the real-world mistake (a stretched image).
@@ -161,9 +162,9 @@ struct ImageAspectTests {
         #expect(ImageAspectRule.offBeyond(source: r.lowerBound / (1 + t) * 0.999_999, range: r) > t)
     }
 
-    /// A spec of the icons corpus (`../shared/fixtures/icons/<folder>`), its images beside it.
+    /// A spec of the icons corpus (`Tests/Fixtures/icons/<folder>`), its images beside it.
     static func corpus(_ folder: String, scales: [Int]) throws -> AuditScene {
-        let dir = TestPaths.shared.appendingPathComponent("fixtures/icons/\(folder)")
+        let dir = TestPaths.fixture("icons/\(folder)")
         var json = try String(contentsOf: dir.appendingPathComponent("spec.json"), encoding: .utf8)
         json = json.replacingOccurrences(of: #""dynamicTypeSizes""#,
                                          with: #""scales": [\#(scales.map(String.init).joined(separator: ", "))], "dynamicTypeSizes""#)

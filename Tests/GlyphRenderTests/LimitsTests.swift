@@ -9,9 +9,10 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 /// The strict JSON reader against RFC 8259's grammar, and the limits every input passes
-/// (docs/limits.md). The reproducers of ../shared/fixtures/bad-input are run through the CLI in
+/// (docs/limits.md). The reproducers of Tests/Fixtures/bad-input are run through the CLI in
 /// glyphauditTests/CLIBadInputTests.swift.
 @Suite("Input limits and the strict JSON reader")
 struct LimitsTests {
@@ -139,7 +140,7 @@ struct LimitsTests {
 
     @Test("the 1.1 MB PNG of 20000 × 20000 from the bad-input fixtures is refused from its header")
     func pngBomb() throws {
-        let url = TestPaths.shared.appendingPathComponent("fixtures/bad-input/03-png-memory-bombs/bomb-20000x20000.png")
+        let url = TestPaths.fixture("bad-input/03-png-memory-bombs/bomb-20000x20000.png")
         do {
             _ = try Raster(contentsOfPNG: url)
             Issue.record("decoded")

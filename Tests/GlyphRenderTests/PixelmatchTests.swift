@@ -9,9 +9,10 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // Conformance of `Pixelmatch` with pixelmatch v6.0.0, driven by the upstream fixtures in
-// <package root>/../shared/fixtures/pixelmatch (images + cases.json; see its README.md).
+// Tests/Fixtures/pixelmatch (images + cases.json; see its README.md).
 //
 // Every case in cases.json that has a "v6.0.0" expectation is run, with and without an output
 // buffer, and its diff image is compared byte for byte. Not run, because they have no v6.0.0
@@ -32,18 +33,9 @@ import Testing
 enum PixelmatchFixtures {
     static let version = "v6.0.0"
 
-    /// `<package root>/../shared/fixtures/pixelmatch`; the package root is two levels above
-    /// this file's folder (Tests/GlyphRenderTests/PixelmatchTests.swift).
-    static func directory(filePath: String = #filePath) -> URL {
-        URL(fileURLWithPath: filePath)
-            .deletingLastPathComponent()   // Tests/GlyphRenderTests
-            .deletingLastPathComponent()   // Tests
-            .deletingLastPathComponent()   // package root
-            .appendingPathComponent("..")
-            .appendingPathComponent("shared")
-            .appendingPathComponent("fixtures")
-            .appendingPathComponent("pixelmatch")
-            .standardizedFileURL
+    /// `Tests/Fixtures/pixelmatch`.
+    static func directory() -> URL {
+        TestPaths.fixture("pixelmatch")
     }
 
     static func url(_ name: String) -> URL {

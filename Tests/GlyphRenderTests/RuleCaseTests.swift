@@ -9,12 +9,13 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // Rule cases as files, one parameterised test for all of them (like resvg's tests: a folder per
 // case, its expectation beside it). A new case is a new folder, not new test code:
 //
 // - `docs/examples/rules/<case>/spec.json` + `expected.json` (SVGs the spec names sit beside it);
-// - every entry of `../shared/fixtures/icons/expectations.json` (the icon corpus: `<set>/<family>/spec.json`).
+// - every entry of `Tests/Fixtures/icons/expectations.json` (the icon corpus: `<set>/<family>/spec.json`).
 //
 // An expectation is `{ "<key>": "pass" | "fail" | "no-error", … }`, the grammar of the corpus's
 // `run.py`. A key is a rule id, or `rule(a,b)` for the pair of states a and b. A rule fails when the
@@ -25,7 +26,7 @@ import Testing
 /// The cases: their names (the test's arguments) and where their spec and expectations are.
 enum RuleCases {
     static let examples = TestPaths.packageRoot.appendingPathComponent("docs/examples/rules")
-    static let corpus = TestPaths.shared.appendingPathComponent("fixtures/icons").standardizedFileURL
+    static let corpus = TestPaths.fixture("icons").standardizedFileURL
     static let examplePrefix = "rules/"
     static let corpusPrefix = "icons/"
     /// The one case that stands for the corpus when it cannot be read: it records why.
@@ -53,7 +54,7 @@ enum RuleCases {
         let file = corpus.appendingPathComponent("expectations.json")
         guard FileManager.default.fileExists(atPath: file.path) else {
             return .failure(Unavailable(message: "the icon corpus was not found: no \(file.path) "
-                + "(../shared/fixtures/icons beside the checkout; CI always has it), so none of its cases ran"))
+                + "(Tests/Fixtures/icons is part of the checkout), so none of its cases ran"))
         }
         do {
             guard let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] else {

@@ -9,14 +9,15 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // The SVG reference check (issue 9, item 3): what librsvg would read, refused before it reads it.
-// The reproducers are `../shared/fixtures/bad-input/{02,06,10}-*` beside the checkout.
+// The reproducers are `Tests/Fixtures/bad-input/{02,06,10}-*`.
 
-/// `../shared/fixtures/bad-input/<folder starting with prefix>`, copied into a writable temp folder
-/// (the shared copy is read-only).
+/// `Tests/Fixtures/bad-input/<folder starting with prefix>`, copied into a writable temp folder
+/// (the checkout's copy stays untouched).
 func badInputFixture(_ prefix: String) throws -> TempFolder {
-    let root = TestPaths.shared.appendingPathComponent("fixtures/bad-input")
+    let root = TestPaths.fixture("bad-input")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
     let name = try #require(names.first { $0.hasPrefix(prefix) }, "no \(prefix)-* in \(root.path)")
     let source = root.appendingPathComponent(name)
@@ -383,7 +384,7 @@ struct SVGReferenceCheckTests {
         var inputs: [[UInt8]] = Self.seeds.map { Array($0.utf8) }
         for name in ["02-svg-invalid-utf8-xmlparser-crash/img/on-comment.svg", "02-svg-invalid-utf8-xmlparser-crash/img/on-attrname.svg"]
             + Self.bypasses.map({ "06-svg-precheck-bypass/img/" + $0.svg.replacingOccurrences(of: ":1", with: "") }) {
-            inputs.append(Array(try Data(contentsOf: TestPaths.shared.appendingPathComponent("fixtures/bad-input/" + name))))
+            inputs.append(Array(try Data(contentsOf: TestPaths.fixture("bad-input/" + name))))
         }
         var checked = 0
         for input in inputs {

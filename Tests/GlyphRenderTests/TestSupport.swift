@@ -9,14 +9,6 @@ import Foundation
 @testable import GlyphReport
 @testable import GlyphSnapshot
 
-/// The package root (from this file's path) and the shared reference folder beside the checkout.
-enum TestPaths {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let shared = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
-    static let reference = shared.appendingPathComponent("reference")
-}
-
 /// A fresh temporary folder, removed when the value is released.
 final class TempFolder {
     let url: URL

@@ -9,8 +9,9 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
-// The real token files in ../shared/fixtures/tokens/ against its expected.json (computed
+// The real token files in Tests/Fixtures/tokens/ against its expected.json (computed
 // independently with coloraide 8.13.1; see its README): every `value` reached to the 8-bit channel
 // or the px, every `error` refused with a message that names the construct, every `tokens_studio`
 // value reached when the file is read as Tokens Studio (or refused loudly: math). Colours are read
@@ -29,7 +30,7 @@ struct ExpectedToken: CustomStringConvertible {
 
     var description: String { "\(file): \(path)" }
 
-    static let folder = TestPaths.shared.appendingPathComponent("fixtures/tokens")
+    static let folder = TestPaths.fixture("tokens")
 
     static func all() throws -> [ExpectedToken] {
         let data = try Data(contentsOf: folder.appendingPathComponent("expected.json"))
@@ -86,7 +87,7 @@ enum FixtureReader {
     }
 }
 
-@Suite("Token files: ../shared/fixtures/tokens resolve to expected.json")
+@Suite("Token files: Tests/Fixtures/tokens resolve to expected.json")
 struct TokenFixtureTests {
     /// Tokens whose expected `value` is what a reader that ignores `$extensions["studio.tokens"].modify`
     /// gives. glyphaudit never draws that unmodified colour: a strict DTCG read refuses the token
