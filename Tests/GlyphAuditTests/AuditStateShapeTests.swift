@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // `state-shape`: the cases the issue lists, each drawn as a small spec (or an SVG image set) at
 // three Dynamic Type sizes and three display scales, so every pair is checked 9 times.

@@ -3,11 +3,27 @@ import Foundation
 /// A small PNG writer of its own for the decoder's tests, independent of libpng: every colour type
 /// and bit depth, palettes with tRNS, and Adam7 interlacing, written with stored (uncompressed)
 /// deflate blocks and filter type 0, CRC-32 and Adler-32 computed here (PNG spec, RFC 1950/1951).
-enum TinyPNG {
-    enum ColorType: UInt8 {
+public enum TinyPNG {
+    /// Deterministic sample values covering 0 and the maximum (first and last pixel).
+    public static func samples(width: Int, height: Int, channels: Int, bits: Int, seed: Int) -> [[[Int]]] {
+        let top = bits == 16 ? 65535 : (1 << bits) - 1
+        var state = UInt64(seed) &* 6364136223846793005 &+ 1442695040888963407
+        return (0..<height).map { y in
+            (0..<width).map { x in
+                (0..<channels).map { _ in
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    if x == 0 && y == 0 { return 0 }
+                    if x == width - 1 && y == height - 1 { return top }
+                    return Int(state >> 33) % (top + 1)
+                }
+            }
+        }
+    }
+
+    public enum ColorType: UInt8 {
         case grey = 0, rgb = 2, palette = 3, greyAlpha = 4, rgba = 6
 
-        var channels: Int {
+        public var channels: Int {
             switch self {
             case .grey, .palette: 1
             case .greyAlpha: 2
@@ -19,7 +35,7 @@ enum TinyPNG {
 
     /// `samples[y][x]` holds the pixel's channel values (palette index, grey, grey + alpha, RGB, RGBA)
     /// at `bitDepth`. `palette` is RGB triples; `trns` the tRNS chunk's bytes as the format stores them.
-    static func encode(width: Int, height: Int, colorType: ColorType, bitDepth: Int, samples: [[[Int]]],
+    public static func encode(width: Int, height: Int, colorType: ColorType, bitDepth: Int, samples: [[[Int]]],
                        palette: [[UInt8]]? = nil, trns: [UInt8]? = nil, interlaced: Bool = false) -> Data {
         var ihdr: [UInt8] = []
         ihdr += be32(UInt32(width)) + be32(UInt32(height))
@@ -48,7 +64,7 @@ enum TinyPNG {
 
     /// A row's samples packed big-endian: several per byte below 8 bits (first in the high bits), two
     /// bytes each at 16.
-    static func packRow(_ pixels: [[Int]], bitDepth: Int) -> [UInt8] {
+    public static func packRow(_ pixels: [[Int]], bitDepth: Int) -> [UInt8] {
         var out: [UInt8] = []
         if bitDepth == 16 {
             for p in pixels { for v in p { out += [UInt8(v >> 8), UInt8(v & 0xFF)] } }
@@ -67,27 +83,27 @@ enum TinyPNG {
         return out
     }
 
-    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    public static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
 
-    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    public static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let body = Array(type.utf8) + data
         return be32(UInt32(data.count)) + body + be32(crc32(body))
     }
 
-    static let crcTable: [UInt32] = (0..<256).map { n in
+    public static let crcTable: [UInt32] = (0..<256).map { n in
         var c = UInt32(n)
         for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
         return c
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    public static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var c: UInt32 = 0xFFFF_FFFF
         for b in bytes { c = crcTable[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
         return c ^ 0xFFFF_FFFF
     }
 
     /// A zlib stream of stored deflate blocks (at most 65535 bytes each).
-    static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    public static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var i = 0
         repeat {

@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // The colour a contrast finding suggests: checked with a WCAG 2 ratio written here from the
 // reference README's formula (not the library's), against the reference vectors, against a brute

@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // `nontext-contrast` and `text-contrast`: ratios from authored colours compared with the reference
 // vectors in Tests/Fixtures/reference/contrast-vectors.json (never rounded), the large-text rule, the

@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // Rules on layout geometry: clipping (known geometry → known overflow per side), Dynamic Type
 // scaling, and target size with 2.5.8's spacing exception. (image-aspect measures pixels: ImageAspectTests.swift.)

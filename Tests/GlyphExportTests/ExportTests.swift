@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 /// The asset catalog, read back from disk: what Xcode would see.
 @Suite("Export: the .xcassets catalog")

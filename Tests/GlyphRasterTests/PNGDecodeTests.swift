@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import GlyphCore
 @testable import GlyphRaster
+import GlyphTestSupport
 
 /// PNGs decode exactly (baselines, `diff` inputs, a spec's PNG images): every colour type and bit depth, palettes and grey with
 /// tRNS, Adam7 interlacing. The files are written by `TinyPNG` (not libpng) from sample values, and
@@ -10,22 +11,6 @@ import Testing
 /// a palette index its entry (alpha from tRNS, else 255), a grey or RGB pixel equal to tRNS alpha 0.
 @Suite("PNG decoding")
 struct PNGDecodeTests {
-    /// Deterministic sample values covering 0 and the maximum (first and last pixel).
-    static func samples(width: Int, height: Int, channels: Int, bits: Int, seed: Int) -> [[[Int]]] {
-        let top = bits == 16 ? 65535 : (1 << bits) - 1
-        var state = UInt64(seed) &* 6364136223846793005 &+ 1442695040888963407
-        return (0..<height).map { y in
-            (0..<width).map { x in
-                (0..<channels).map { _ in
-                    state = state &* 6364136223846793005 &+ 1442695040888963407
-                    if x == 0 && y == 0 { return 0 }
-                    if x == width - 1 && y == height - 1 { return top }
-                    return Int(state >> 33) % (top + 1)
-                }
-            }
-        }
-    }
-
     static func to8(_ v: Int, bits: Int) -> UInt8 {
         bits == 16 ? UInt8((Double(v) / 257).rounded()) : UInt8(v * 255 / ((1 << bits) - 1))
     }
@@ -66,7 +51,7 @@ struct PNGDecodeTests {
     func grey() throws {
         for bits in [1, 2, 4, 8, 16] {
             for (w, h) in Self.sizes {
-                let s = Self.samples(width: w, height: h, channels: 1, bits: bits, seed: bits * 100 + w)
+                let s = TinyPNG.samples(width: w, height: h, channels: 1, bits: bits, seed: bits * 100 + w)
                 try check(.grey, bits: bits, expected: { v in let g = Self.to8(v[0], bits: bits); return [g, g, g, 255] },
                           samples: s, "grey \(bits)")
             }
@@ -77,14 +62,14 @@ struct PNGDecodeTests {
     func colour() throws {
         for bits in [8, 16] {
             for (w, h) in Self.sizes {
-                let ga = Self.samples(width: w, height: h, channels: 2, bits: bits, seed: 7 + bits + w)
+                let ga = TinyPNG.samples(width: w, height: h, channels: 2, bits: bits, seed: 7 + bits + w)
                 try check(.greyAlpha, bits: bits, expected: { v in
                     let g = Self.to8(v[0], bits: bits)
                     return [g, g, g, Self.to8(v[1], bits: bits)]
                 }, samples: ga, "grey+alpha \(bits)")
-                let rgb = Self.samples(width: w, height: h, channels: 3, bits: bits, seed: 11 + bits + w)
+                let rgb = TinyPNG.samples(width: w, height: h, channels: 3, bits: bits, seed: 11 + bits + w)
                 try check(.rgb, bits: bits, expected: { v in v.map { Self.to8($0, bits: bits) } + [255] }, samples: rgb, "RGB \(bits)")
-                let rgba = Self.samples(width: w, height: h, channels: 4, bits: bits, seed: 13 + bits + w)
+                let rgba = TinyPNG.samples(width: w, height: h, channels: 4, bits: bits, seed: 13 + bits + w)
                 try check(.rgba, bits: bits, expected: { v in v.map { Self.to8($0, bits: bits) } }, samples: rgba, "RGBA \(bits)")
             }
         }
@@ -115,7 +100,7 @@ struct PNGDecodeTests {
             // tRNS shorter than the palette: the entries past it are opaque.
             let trns: [UInt8] = (0..<max(1, count / 2)).map { UInt8($0 * 71 % 256) }
             for (w, h) in Self.sizes {
-                let s = Self.samples(width: w, height: h, channels: 1, bits: bits, seed: 3 + bits + w).map { row in
+                let s = TinyPNG.samples(width: w, height: h, channels: 1, bits: bits, seed: 3 + bits + w).map { row in
                     row.map { [$0[0] % count] }
                 }
                 try check(.palette, bits: bits, expected: { v in
@@ -130,7 +115,7 @@ struct PNGDecodeTests {
         for bits in [2, 8, 16] {
             let key = bits == 16 ? 0x1234 : bits == 8 ? 0x37 : 2
             for (w, h) in Self.sizes {
-                var s = Self.samples(width: w, height: h, channels: 1, bits: bits, seed: 5 + bits + w)
+                var s = TinyPNG.samples(width: w, height: h, channels: 1, bits: bits, seed: 5 + bits + w)
                 for y in 0..<h { for x in 0..<w where (x + y) % 3 == 0 { s[y][x] = [key] } }
                 try check(.grey, bits: bits, expected: { v in
                     let g = Self.to8(v[0], bits: bits)
@@ -141,7 +126,7 @@ struct PNGDecodeTests {
         for bits in [8, 16] {
             let key = bits == 16 ? [0x0102, 0xA0B0, 0xFFFE] : [12, 200, 99]
             for (w, h) in Self.sizes {
-                var s = Self.samples(width: w, height: h, channels: 3, bits: bits, seed: 9 + bits + w)
+                var s = TinyPNG.samples(width: w, height: h, channels: 3, bits: bits, seed: 9 + bits + w)
                 for y in 0..<h { for x in 0..<w where (x * 2 + y) % 3 == 1 { s[y][x] = key } }
                 // A pixel that differs from the key in one channel only stays opaque.
                 if w > 1 { s[0][1] = [key[0], key[1], key[2] ^ 1] }

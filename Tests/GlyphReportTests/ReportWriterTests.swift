@@ -11,6 +11,7 @@ import Testing
 @testable import GlyphSnapshot
 #if canImport(FoundationXML)
 import FoundationXML
+import GlyphTestSupport
 #endif
 
 // The machine-readable reports (SARIF here; JUnit, Markdown and GitHub annotations in

@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 /// A finding that holds at some Dynamic Type sizes only covers those variants, although its id has
 /// `*` for the size: the contact sheet outlines, JUnit failures and the report's filters depend on it.

@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // nontext-contrast for original-colour images: the pixels that change between two states (the
 // tick, the dot, the fill) must reach 3:1 against the colours next to them, not only the image's

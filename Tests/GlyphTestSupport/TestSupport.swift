@@ -10,10 +10,10 @@ import Foundation
 @testable import GlyphSnapshot
 
 /// A fresh temporary folder, removed when the value is released.
-final class TempFolder {
-    let url: URL
+public final class TempFolder {
+    public let url: URL
 
-    init() {
+    public init() {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("glyphaudit-test-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
@@ -21,7 +21,7 @@ final class TempFolder {
     deinit { try? FileManager.default.removeItem(at: url) }
 
     @discardableResult
-    func write(_ name: String, _ text: String) -> URL {
+    public func write(_ name: String, _ text: String) -> URL {
         let file = url.appendingPathComponent(name)
         try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try! Data(text.utf8).write(to: file)
@@ -30,7 +30,7 @@ final class TempFolder {
 }
 
 /// Loads a spec written into a temp folder; returns the error when loading fails.
-func loadSpec(_ json: String, files: [String: String] = [:], in folder: TempFolder = TempFolder()) -> Result<Spec, InputError> {
+public func loadSpec(_ json: String, files: [String: String] = [:], in folder: TempFolder = TempFolder()) -> Result<Spec, InputError> {
     for (name, text) in files { folder.write(name, text) }
     let url = folder.write("spec.json", json)
     do { return .success(try Spec.load(contentsOf: url)) } catch { return .failure(error) }
@@ -38,7 +38,7 @@ func loadSpec(_ json: String, files: [String: String] = [:], in folder: TempFold
 
 extension Raster {
     /// Bounding box (in pixels) of the pixels for which `test` holds: (minX, minY, maxX+1, maxY+1).
-    func bounds(where test: (RGBA) -> Bool) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
+    public func bounds(where test: (RGBA) -> Bool) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
         var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
         for y in 0..<height {
             for x in 0..<width where test(color(x, y)) {
@@ -50,7 +50,7 @@ extension Raster {
 }
 
 /// A minimal valid checkbox spec; `extra` is spliced into the top-level object.
-func checkboxSpec(_ extra: String = "", themes: String? = nil) -> String {
+public func checkboxSpec(_ extra: String = "", themes: String? = nil) -> String {
     """
     {
       "name": "t",
@@ -66,7 +66,7 @@ func checkboxSpec(_ extra: String = "", themes: String? = nil) -> String {
 /// A spec in `spec/` that reads design-system-checkbox's square md images back from the asset
 /// catalog `catalog` (beside `spec/`) that `export --xcassets` wrote, default theme light and
 /// inverse dark.
-func designSystemReadBack(catalog: String) -> String {
+public func designSystemReadBack(catalog: String) -> String {
     """
     { "name": "design-system-checkbox", "control": "checkbox",
       "assets": "../\(catalog)",

@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // Token-file constructs beyond the shared fixtures: CSS Color 4 conversions against values worked
 // out by hand (or given by the DTCG colour module's own examples), Tokens Studio's colour modifiers

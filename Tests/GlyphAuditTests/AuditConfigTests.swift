@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // The engine with `.glyphaudit.json`: severities, thresholds, unknown keys, and accepted findings.
 

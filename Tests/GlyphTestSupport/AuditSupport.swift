@@ -9,17 +9,16 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
-import GlyphTestSupport
 
 /// A small spec written to a fresh temporary folder (with SVG images beside it when given), loaded,
 /// laid out, rendered and ready to audit.
-final class AuditScene {
-    let folder: URL
-    let spec: Spec
-    let plan: Plan
-    let input: AuditInput
+public final class AuditScene {
+    public let folder: URL
+    public let spec: Spec
+    public let plan: Plan
+    public let input: AuditInput
 
-    init(_ json: String, files: [String: String] = [:], filter: [String] = []) throws {
+    public init(_ json: String, files: [String: String] = [:], filter: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("glyphaudit-audit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, text) in files { try Data(text.utf8).write(to: folder.appendingPathComponent(name)) }
@@ -33,7 +32,7 @@ final class AuditScene {
     }
 
     /// A built-in preset, optionally filtered.
-    init(preset: String, filter: [String] = []) throws {
+    public init(preset: String, filter: [String] = []) throws {
         folder = FileManager.default.temporaryDirectory
         spec = try Presets.load(preset)
         var f = VariantFilter()
@@ -46,20 +45,20 @@ final class AuditScene {
         if folder != FileManager.default.temporaryDirectory { try? FileManager.default.removeItem(at: folder) }
     }
 
-    func run<R: AuditRule>(_ rule: R, _ values: [String: Double] = [:]) -> [Finding] {
+    public func run<R: AuditRule>(_ rule: R, _ values: [String: Double] = [:]) -> [Finding] {
         rule.checkWhole(input, RuleOptions(parameters: rule.parameters, values: values))
     }
 
     /// The index of the variant with this id.
-    func index(_ id: String) throws -> Int {
+    public func index(_ id: String) throws -> Int {
         try #require(plan.items.firstIndex { $0.variant.id == id }, "no variant \(id)")
     }
 }
 
 /// Spec text for a drawn checkbox with two states and per-state appearance and colours.
-enum SpecText {
+public enum SpecText {
     /// `appearance` and `themes` are JSON fragments.
-    static func checkbox(name: String = "t", states: [String] = ["unchecked", "checked"], appearance: String,
+    public static func checkbox(name: String = "t", states: [String] = ["unchecked", "checked"], appearance: String,
                          theme: String, size: String = ##"{ "size": 22, "cornerRadius": 4.5, "borderWidth": 1.7, "markSize": 12, "markWeight": 1.9 }"##,
                          scales: [Int] = [1, 2, 3], sizes: [String] = ["xS", "L", "AX5"], extra: String = "") -> String {
         """
@@ -77,20 +76,20 @@ enum SpecText {
 }
 
 /// `Tests/Fixtures/reference/<name>`.
-enum ReferenceData {
-    static func url(_ name: String) -> URL {
+public enum ReferenceData {
+    public static func url(_ name: String) -> URL {
         TestPaths.reference.appendingPathComponent(name)
     }
 
-    struct ContrastVector: Decodable {
-        let fg: String
-        let bg: String
-        let wcag2_ratio: Double
-        let meets_3_0: Bool
-        let meets_4_5: Bool
+    public struct ContrastVector: Decodable {
+        public let fg: String
+        public let bg: String
+        public let wcag2_ratio: Double
+        public let meets_3_0: Bool
+        public let meets_4_5: Bool
     }
 
-    static func contrastVectors() throws -> [ContrastVector] {
+    public static func contrastVectors() throws -> [ContrastVector] {
         struct File: Decodable { let vectors: [ContrastVector] }
         return try JSONDecoder().decode(File.self, from: Data(contentsOf: url("contrast-vectors.json"))).vectors
     }
