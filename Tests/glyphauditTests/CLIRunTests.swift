@@ -94,8 +94,9 @@ let changedBaselineFile = "design-system-checkbox/square-md/AX5/inverse/checked@
 
 @Suite("glyphaudit run: sharding and merge-reports")
 struct CLIShardTests {
-    @Test("merged shards equal one unsharded run, byte for byte, pictures included", arguments: [2, 3, 9])
-    func mergedEqualsWhole(shards n: Int) throws {
+    /// One unsharded run, then 2, 3 and 9 shards of the same selection merged, each compared with it.
+    @Test("merged shards equal one unsharded run, byte for byte, pictures included (2, 3 and 9 shards)")
+    func mergedEqualsWhole() throws {
         let w = RunWorkspace()
         try w.copyBaselines()
         try w.changeOnePixel(changedBaselineFile)
@@ -104,7 +105,11 @@ struct CLIShardTests {
         #expect(whole.status == 1, "\(whole.stderr)")
         // The same --report folder name for both, since junit.xml names it (attachment paths).
         try FileManager.default.moveItem(at: w.url.appendingPathComponent("out"), to: w.url.appendingPathComponent("whole"))
+        for n in [2, 3, 9] { try mergedEqualsWhole(w, options, shards: n) }
+    }
 
+    /// `n` shards of `options` into s1 … sn, merged into out, compared with `whole`; then removed.
+    func mergedEqualsWhole(_ w: RunWorkspace, _ options: [String], shards n: Int) throws {
         var empty = 0
         for i in 1...n {
             let r = try w.run(["run"] + options + ["--shard", "\(i)/\(n)", "--report", "s\(i)"])
@@ -128,6 +133,9 @@ struct CLIShardTests {
         #expect(a.keys.contains { $0.hasPrefix("images/") } && a.keys.contains { $0.hasPrefix("evidence/") })
         #expect(a.keys.contains { $0.hasPrefix("snapshots/") && $0.hasSuffix(".diff.png") }, "the changed snapshot's pictures")
         expectSameTree(a, b, "\(n) shards merged")
+        for folder in ["out"] + (1...n).map({ "s\($0)" }) {
+            try FileManager.default.removeItem(at: w.url.appendingPathComponent(folder))
+        }
     }
 
     @Test("a missing, doubled or foreign shard is refused (exit 2) with a clear message, and nothing is written")
