@@ -4,12 +4,13 @@
 #   make bench   release-build benchmark: per-stage timings
 #   make bench-peers  the shared peer benchmark (../shared/bench) with this build
 #   make fuzz    build the libFuzzer targets (AddressSanitizer) and fuzz each for FUZZ_TIME seconds
-#   make fuzz-check   each fuzz target briefly on its committed corpus (part of make test)
+#   make fuzz-check   the sanitised fuzz build, each target briefly on its committed corpus
+#   make test replays the committed fuzz corpus through the ordinary debug glyphfuzz (scripts/fuzz replay)
 
 SWIFT ?= swift
 RELEASE := .build/release
-# Seconds per fuzz target: `make fuzz` (4 targets), and the short run of `make test`; FUZZ_TARGETS
-# limits both to some targets (json spec svg png; empty: all).
+# Seconds per fuzz target: `make fuzz` (4 targets), and the short run of `make fuzz-check`;
+# FUZZ_TARGETS limits both, and make test's replay, to some targets (json spec svg png; empty: all).
 FUZZ_TIME ?= 600
 FUZZ_CHECK_TIME ?= 7
 FUZZ_TARGETS ?=
@@ -28,17 +29,16 @@ audit: build
 	$(RELEASE)/glyphaudit run || [ $$? -eq 1 ]
 	@echo "The report: glyphaudit-out/index.html"
 
-# The HTML report is opened in headless Chromium (scripts/check-report) and the fuzz targets run on
-# their committed corpus (fuzz-check) before the unit tests, so the test runner's summary stays the
-# last line.
+# One debug build (with the tests) serves everything: the committed fuzz corpus is replayed through
+# the debug glyphfuzz (scripts/fuzz replay; the sanitised libFuzzer build is make fuzz-check's)
+# before the unit tests, so the test runner's summary stays the last line. The HTML report is opened
+# in headless Chromium once, by a test (CLIHTMLReportTests.browser: scripts/check-report with axe-core,
+# the viewer by keyboard, a screenshot, and the filters' DOM).
 test: setup
 	@scripts/setup --browser
 	scripts/check-targets
 	$(SWIFT) build --build-tests
-	rm -rf .build/report-check
-	.build/debug/glyphaudit run --quiet --report .build/report-check || [ $$? -eq 1 ]
-	scripts/check-report .build/report-check .build/report-check/screenshot.png
-	scripts/fuzz check $(FUZZ_CHECK_TIME) $(FUZZ_TARGETS)
+	scripts/fuzz replay $(FUZZ_TARGETS)
 	$(SWIFT) test --skip-build
 
 # docs/fuzzing.md. Findings: .build/fuzz/findings/TARGET/; `scripts/fuzz triage` groups them.

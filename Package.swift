@@ -83,23 +83,27 @@ let package = Package(
             dependencies: ["GlyphCore", "GlyphRaster", "GlyphRender"],
             swiftSettings: swift6 + [.enableExperimentalFeature("Extern")]
         ),
-        // Helpers both test targets use (pixel edits a snapshot comparison must catch or explain).
+        // Helpers the test targets share: temporary folders, small specs, audit scenes, the fixtures'
+        // paths (Tests/Fixtures), PNG writing, pixel edits, schema validation.
         .target(
             name: "GlyphTestSupport",
-            dependencies: ["GlyphRaster", "GlyphSnapshot"],
+            dependencies: libraries,
             path: "Tests/GlyphTestSupport",
             swiftSettings: swift6
         ),
-        .testTarget(
-            name: "GlyphRenderTests",
-            dependencies: libraries + ["GlyphTestSupport", "CCairo"],
-            swiftSettings: swift6
-        ),
+        // One test target per library target, with the tests of that library (Tests/<name>), and the
+        // command line's own end-to-end tests of the built binary (glyphauditTests). Each depends on
+        // what its files import (most files import every library, @testable, and GlyphTestSupport).
+        .testTarget(name: "GlyphColorTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "GlyphCoreTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "GlyphRasterTests", dependencies: ["GlyphCore", "GlyphRaster", "GlyphTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "GlyphAuditTests", dependencies: libraries + ["GlyphTestSupport", "CCairo"], swiftSettings: swift6),
+        .testTarget(name: "GlyphRenderTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "GlyphSnapshotTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "GlyphReportTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "GlyphExportTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
+        .testTarget(name: "GlyphPipelineTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
         // The CLI's tests run the built binary; they also import it to check its option tables.
-        .testTarget(
-            name: "glyphauditTests",
-            dependencies: libraries + ["GlyphTestSupport", "glyphaudit"],
-            swiftSettings: swift6
-        ),
+        .testTarget(name: "glyphauditTests", dependencies: libraries + ["GlyphTestSupport", "glyphaudit"], swiftSettings: swift6),
     ]
 )

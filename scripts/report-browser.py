@@ -2,7 +2,8 @@
 """Drives headless Chromium through the DevTools protocol (--remote-debugging-pipe; Python's standard
 library only) to check a glyphaudit HTML report in a real browser. Used by scripts/check-report.
 
-    report-browser.py check INDEX.html --axe AXE.min.js [--screenshot PNG] [--json OUT.json]
+    report-browser.py check INDEX.html --axe AXE.min.js [--screenshot PNG] [--json OUT.json] [--dom QUERY OUT.html]…
+                      [--also INDEX2.html]
     report-browser.py tabs INDEX.html        (Tab presses to reach the Findings section)
 
 `check`, at each of the widths 390, 1024, 1400 and 2560 CSS px:
@@ -11,7 +12,11 @@ library only) to check a glyphaudit HTML report in a real browser. Used by scrip
   - no console error, uncaught exception or failed load;
 and at 390, 1024 and 1400 px axe-core finds no violation of impact serious or critical. At 1400 px
 the picture viewer is driven with the keyboard: Enter on a cell opens it with the render, Escape
-closes it, and the focus is back on the cell. Exit 0 clean, 1 on a failure, 2 when it cannot run.
+closes it, and the focus is back on the cell. Each `--dom QUERY OUT.html` then loads the page at
+1400 px with QUERY (e.g. `?dt=L`, or `""`) in the same browser and writes its DOM after its script
+ran (as `chromium --dump-dom` would), for the tests to read. `--also INDEX2.html` then loads a second
+page at each width and prints its layout failures as "also INDEX2.html: …" (not counted: the tests
+use it to see a broken page caught). Exit 0 clean, 1 on a failure, 2 when it cannot run.
 """
 import base64, json, os, select, shutil, subprocess, sys, tempfile, time
 
@@ -229,7 +234,20 @@ def file_url(index):
     return "file://" + os.path.abspath(index)
 
 
-def check(index, axe_path, shot, out_json):
+def layout_failures(b, width):
+    """The page's layout at `width`, loaded: what check fails on (sideways scroll, small or broken pictures)."""
+    layout = b.evaluate(LAYOUT)
+    failures = []
+    if layout["scrollWidth"] > layout["innerWidth"]:
+        failures.append(f"at {width} px the page scrolls sideways: scrollWidth {layout['scrollWidth']} > {layout['innerWidth']}")
+    if layout["smallCount"]:
+        failures.append(f"at {width} px {layout['smallCount']} contact-sheet pictures are drawn smaller than @1x, e.g. {layout['small'][0]}")
+    if layout["broken"]:
+        failures.append(f"at {width} px pictures do not load: {', '.join(layout['broken'])}")
+    return layout, failures
+
+
+def check(index, axe_path, shot, out_json, doms=(), also=None):
     binary = find_browser()
     if not binary:
         print("check-report: no chromium (run scripts/setup --browser)", file=sys.stderr)
@@ -242,15 +260,10 @@ def check(index, axe_path, shot, out_json):
         b.open_page()
         for width in OVERFLOW_WIDTHS:
             b.load(url, width)
-            layout = b.evaluate(LAYOUT)
+            layout, found = layout_failures(b, width)
+            failures += found
             entry = {"scrollWidth": layout["scrollWidth"], "innerWidth": layout["innerWidth"],
                      "smallestCell": layout["smallest"], "worstCell": layout["worst"], "pictures": layout["pictures"]}
-            if layout["scrollWidth"] > layout["innerWidth"]:
-                failures.append(f"at {width} px the page scrolls sideways: scrollWidth {layout['scrollWidth']} > {layout['innerWidth']}")
-            if layout["smallCount"]:
-                failures.append(f"at {width} px {layout['smallCount']} contact-sheet pictures are drawn smaller than @1x, e.g. {layout['small'][0]}")
-            if layout["broken"]:
-                failures.append(f"at {width} px pictures do not load: {', '.join(layout['broken'])}")
             for p in b.problems():
                 failures.append(f"at {width} px the browser reported: {p}")
             if width in AXE_WIDTHS:
@@ -268,6 +281,18 @@ def check(index, axe_path, shot, out_json):
                     b.load(url, width)
                     b.screenshot(shot, width)
             summary["widths"][str(width)] = entry
+        for query, out in doms:
+            b.load(url + query, 1400)
+            with open(out, "w", encoding="utf-8") as f:
+                f.write(b.evaluate("document.documentElement.outerHTML"))
+            for p in b.problems():
+                failures.append(f"at 1400 px with {query!r} the browser reported: {p}")
+        if also:
+            for width in OVERFLOW_WIDTHS:
+                b.load(file_url(also), width)
+                found = layout_failures(b, width)[1] + [f"at {width} px the browser reported: {p}" for p in b.problems()]
+                for f in found:
+                    print(f"check-report: also {also}: {f}", file=sys.stderr)
     except BrowserError as e:
         print(f"check-report: {e}", file=sys.stderr)
         return 2
@@ -362,11 +387,21 @@ def main(argv):
     index = argv[2]
     if argv[1] == "tabs":
         return tabs(index)
-    opts = dict(zip(argv[3::2], argv[4::2]))
+    opts, doms, rest = {}, [], argv[3:]
+    while rest:
+        if rest[0] == "--dom" and len(rest) >= 3:
+            doms.append((rest[1], rest[2]))
+            rest = rest[3:]
+        elif len(rest) >= 2:
+            opts[rest[0]] = rest[1]
+            rest = rest[2:]
+        else:
+            print(f"check-report: {rest[0]} needs a value", file=sys.stderr)
+            return 2
     if "--axe" not in opts:
         print("check-report: --axe AXE.min.js is required", file=sys.stderr)
         return 2
-    return check(index, opts["--axe"], opts.get("--screenshot"), opts.get("--json"))
+    return check(index, opts["--axe"], opts.get("--screenshot"), opts.get("--json"), doms, opts.get("--also"))
 
 
 if __name__ == "__main__":

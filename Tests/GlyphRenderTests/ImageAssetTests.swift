@@ -7,6 +7,7 @@ import Testing
 @testable import GlyphPipeline
 @testable import GlyphRaster
 @testable import GlyphRender
+import GlyphTestSupport
 
 extension TempFolder {
     @discardableResult
@@ -79,7 +80,7 @@ struct ImageAssetTests {
 
     @Test("a PNG's size in points is its pixels over its scale")
     func pointSize() throws {
-        let s = PNGDecodeTests.samples(width: 6, height: 9, channels: 4, bits: 8, seed: 1)
+        let s = TinyPNG.samples(width: 6, height: 9, channels: 4, bits: 8, seed: 1)
         let png = TinyPNG.encode(width: 6, height: 9, colorType: .rgba, bitDepth: 8, samples: s)
         for scale in [1, 2, 3] {
             let image = try PNGImage(data: png, name: "x.png", scale: scale)
@@ -90,7 +91,7 @@ struct ImageAssetTests {
     @Test("a broken PNG is bad input naming the file")
     func broken() throws {
         let good = TinyPNG.encode(width: 4, height: 4, colorType: .rgb, bitDepth: 8,
-                                  samples: PNGDecodeTests.samples(width: 4, height: 4, channels: 3, bits: 8, seed: 2))
+                                  samples: TinyPNG.samples(width: 4, height: 4, channels: 3, bits: 8, seed: 2))
         var badCRC = good
         badCRC[good.count - 20] ^= 0xFF // inside IDAT: its CRC no longer matches
         let cases: [(Data, String)] = [

@@ -8,14 +8,14 @@ import Testing
 @testable import GlyphRender
 
 // Image switches (`"control": "switch"` with `images.off` / `images.on`): the toggle icons of the
-// real icon sets in ../shared/fixtures/icons (material, bootstrap, lucide, fluent), audited as a
+// real icon sets in Tests/Fixtures/icons (material, bootstrap, lucide, fluent), audited as a
 // switch. The corpus wraps them as two-state image checkboxes; here the same spec, the same SVGs,
 // become a switch (states off/on). Ground truth is the corpus README's: a real toggle pair differs in
 // shape (the knob moves), a pair that only changes its tint does not.
 
 /// The toggle families of the icon corpus and their specs made image switches.
 enum ToggleCorpus {
-    static let root = TestPaths.shared.appendingPathComponent("fixtures/icons").standardizedFileURL
+    static let root = TestPaths.fixture("icons").standardizedFileURL
 
     /// Every `<set>/toggle*` folder of the corpus with an off and an on image.
     static let families: [String] = {

@@ -7,6 +7,7 @@ import Testing
 @testable import GlyphPipeline
 @testable import GlyphRaster
 @testable import GlyphRender
+import GlyphTestSupport
 
 /// PDF images (poppler): a PDF named in `images`, an image set's vector PDF, and what
 /// `export --xcassets --vector` writes read back.

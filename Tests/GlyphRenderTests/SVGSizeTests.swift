@@ -9,6 +9,7 @@ import Testing
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
+import GlyphTestSupport
 
 // An SVG is sized as rsvg-convert sizes it: width and height, else the viewBox (with one absolute length,
 // the viewBox's aspect); one with neither has no size and is refused, never drawn as nothing.

@@ -1,13 +1,12 @@
 import Foundation
 
-/// The CI reports checked against the schemas in `../shared/reference/schemas` by real validators,
+/// The CI reports checked against the schemas in `Tests/Fixtures/reference/schemas` by real validators,
 /// the ones its README names: `xmllint --schema` (Debian's libxml2-utils, which `scripts/setup
 /// --browser` installs) for junit.xml against the Jenkins JUnit XSD, and Python's `jsonschema`
 /// (draft 4) for results.sarif against the OASIS SARIF 2.1.0 schema.
 public enum SchemaValidation {
-    /// `../shared/reference/schemas`, beside the checkout.
-    public static let schemas = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/reference/schemas")
+    /// `Tests/Fixtures/reference/schemas`.
+    public static let schemas = TestPaths.reference.appendingPathComponent("schemas")
     public static let junitXSD = schemas.appendingPathComponent("jenkins-junit-10.xsd")
     public static let sarifSchema = schemas.appendingPathComponent("sarif-schema-2.1.0.json")
 
@@ -25,15 +24,14 @@ public enum SchemaValidation {
         return python
     }()
 
-    /// Why the JUnit check cannot run here, or nil when it can.
+    /// Why the JUnit check cannot run here (no validator), or nil when it can. The schema itself is
+    /// committed (Tests/Fixtures/reference/schemas): a missing schema fails the check, it is not skipped.
     public static var junitUnavailable: String? {
-        if !FileManager.default.fileExists(atPath: junitXSD.path) { return "\(junitXSD.path) is missing" }
         return xmllint == nil ? "xmllint is not installed (Debian libxml2-utils; scripts/setup --browser installs it)" : nil
     }
 
-    /// Why the SARIF check cannot run here, or nil when it can.
+    /// Why the SARIF check cannot run here (no validator), or nil when it can; a missing schema fails.
     public static var sarifUnavailable: String? {
-        if !FileManager.default.fileExists(atPath: sarifSchema.path) { return "\(sarifSchema.path) is missing" }
         return jsonschemaPython == nil ? "python3 with the jsonschema module is not installed" : nil
     }
 

@@ -1,15 +1,16 @@
 import Foundation
 import Testing
+import GlyphTestSupport
 
-/// The reproducers of ../shared/fixtures/bad-input (inputs that once crashed, hung, or ran out of
+/// The reproducers of Tests/Fixtures/bad-input (inputs that once crashed, hung, or ran out of
 /// memory), each run as its repro.sh runs it: exit 2 (or 64 for the command line), one line naming
 /// the file and what is wrong, nothing written. The SVG ones (02, 06, 10) are in
 /// SVGReferenceCheckTests. Time and memory are measured in the note of issue 9, not here.
-@Suite("Bad input: the shared reproducers")
+@Suite("Bad input: the reproducers of Tests/Fixtures/bad-input")
 struct CLIBadInputTests {
-    static let fixtures = CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/bad-input")
+    static let fixtures = TestPaths.fixture("bad-input")
 
-    /// A writable copy of one reproducer folder (shared/ may be read-only).
+    /// A writable copy of one reproducer folder (the checkout's copy stays untouched).
     static func copy(_ name: String) throws -> EmptyFolder {
         let folder = EmptyFolder()
         let source = fixtures.appendingPathComponent(name)

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import GlyphTestSupport
 
 // An image switch (toggle icons) end to end: lucide's real toggle-left / toggle-right
-// (../shared/fixtures/icons/lucide/toggle) as `"control": "switch"`, run as the built binary.
+// (Tests/Fixtures/icons/lucide/toggle) as `"control": "switch"`, run as the built binary.
 
 @Suite("glyphaudit with an image switch")
 struct CLIImageSwitchTests {
-    static let lucide = CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/icons/lucide/toggle")
+    static let lucide = TestPaths.fixture("icons/lucide/toggle")
 
     /// A folder with lucide's toggle pair and `toggle.json` naming them.
     static func folder(images: String = #""off": "off.svg", "on": "on.svg""#) throws -> EmptyFolder {

@@ -94,8 +94,9 @@ let changedBaselineFile = "design-system-checkbox/square-md/AX5/inverse/checked@
 
 @Suite("glyphaudit run: sharding and merge-reports")
 struct CLIShardTests {
-    @Test("merged shards equal one unsharded run, byte for byte, pictures included", arguments: [2, 3, 9])
-    func mergedEqualsWhole(shards n: Int) throws {
+    /// One unsharded run, then 2, 3 and 9 shards of the same selection merged, each compared with it.
+    @Test("merged shards equal one unsharded run, byte for byte, pictures included (2, 3 and 9 shards)")
+    func mergedEqualsWhole() throws {
         let w = RunWorkspace()
         try w.copyBaselines()
         try w.changeOnePixel(changedBaselineFile)
@@ -104,7 +105,11 @@ struct CLIShardTests {
         #expect(whole.status == 1, "\(whole.stderr)")
         // The same --report folder name for both, since junit.xml names it (attachment paths).
         try FileManager.default.moveItem(at: w.url.appendingPathComponent("out"), to: w.url.appendingPathComponent("whole"))
+        for n in [2, 3, 9] { try mergedEqualsWhole(w, options, shards: n) }
+    }
 
+    /// `n` shards of `options` into s1 … sn, merged into out, compared with `whole`; then removed.
+    func mergedEqualsWhole(_ w: RunWorkspace, _ options: [String], shards n: Int) throws {
         var empty = 0
         for i in 1...n {
             let r = try w.run(["run"] + options + ["--shard", "\(i)/\(n)", "--report", "s\(i)"])
@@ -128,6 +133,9 @@ struct CLIShardTests {
         #expect(a.keys.contains { $0.hasPrefix("images/") } && a.keys.contains { $0.hasPrefix("evidence/") })
         #expect(a.keys.contains { $0.hasPrefix("snapshots/") && $0.hasSuffix(".diff.png") }, "the changed snapshot's pictures")
         expectSameTree(a, b, "\(n) shards merged")
+        for folder in ["out"] + (1...n).map({ "s\($0)" }) {
+            try FileManager.default.removeItem(at: w.url.appendingPathComponent(folder))
+        }
     }
 
     @Test("a missing, doubled or foreign shard is refused (exit 2) with a clear message, and nothing is written")
@@ -487,42 +495,46 @@ struct CLIHTMLReportTests {
         ?? (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
             .map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    @Test("loads in headless Chromium without a load or console error (scripts/check-report)",
+    /// The one browser run of the tests (make test runs no other): scripts/check-report on the report
+    /// (loads, console, layout at four widths, axe-core, the viewer by keyboard, a screenshot), which
+    /// also writes the page's DOM with the filters preset by `queries`, and checks a broken copy of
+    /// the page (`breakCopy`) to see it caught, in the same Chromium session.
+    @Test("in headless Chromium (scripts/check-report): no load or console error, axe-core clean, the viewer by keyboard; the Dynamic Type and severity filters hide the findings and outlines that do not match; check-report catches a duplicate id, a page that scrolls sideways and pictures drawn below @1x",
           .disabled(if: chromium == nil, "chromium is not installed (scripts/setup --browser); the browser check was skipped"))
     func browser() throws {
         let w = try Self.makeReport()
-        let (status, text) = try checkReport(w.url)
+        try Self.breakCopy(w)
+        let queries = ["all": "", "dt": "?dt=L", "severity": "?severity=warning"]
+        let doms = queries.keys.sorted().flatMap { ["--dom", queries[$0]!, w.url.appendingPathComponent("dom-\($0).html").path] }
+        let broken = w.url.appendingPathComponent("broken").path
+        let (status, text) = try checkReport(w.url, doms + ["--also", broken])
         #expect(status == 0, "\(text)")
         #expect(text.contains("loads cleanly"), "\(text)")
+        #expect(text.contains("1400 px: scrollWidth") && text.contains("; axe "), "axe-core ran: \(text)")
         let shot = try Data(contentsOf: w.url.appendingPathComponent("shot.png"))
         #expect(shot.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG screenshot")
+        try Self.filters { try HTMLScan(w.text("dom-\($0).html")) }
+
+        // The broken copy: each defect named (and none of them in the report itself).
+        let caught = text.split(separator: "\n").filter { $0.hasPrefix("check-report: also \(broken)") }
+        #expect(caught.contains { $0.contains("duplicate id 'overview'") }, "\(text)")
+        #expect(caught.contains { $0.contains("at 390 px the page scrolls sideways") }, "\(text)")
+        #expect(caught.contains { $0.contains("contact-sheet pictures are drawn smaller than @1x") }, "\(text)")
+        #expect(!text.split(separator: "\n").contains { !$0.hasPrefix("check-report: also ") && $0.contains("duplicate id") }, "\(text)")
     }
 }
 
 extension CLIHTMLReportTests {
-    /// The page after its script ran in headless Chromium at 1400 px, with `query` presetting the filters.
-    static func dom(_ folder: URL, query: String) throws -> HTMLScan {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(chromium))
-        let profile = EmptyFolder()
-        process.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.url.path)",
-                             "--window-size=1400,2400", "--virtual-time-budget=5000", "--dump-dom",
-                             "file://\(folder.appendingPathComponent("index.html").path)\(query)"]
-        process.standardError = FileHandle.nullDevice
-        return HTMLScan(try capture(process, stderr: false).output)
-    }
-
-    @Test("in the browser, the Dynamic Type and severity filters hide the findings and outlines that do not match",
-          .disabled(if: chromium == nil, "chromium is not installed (scripts/setup --browser); the browser check was skipped"))
-    func filtersInBrowser() throws {
-        let w = try Self.makeReport()
-        let out = w.url.appendingPathComponent("out")
-        let all = try Self.dom(out, query: "")
+    /// In the browser, the Dynamic Type and severity filters hide the findings and outlines that do not
+    /// match: `dom` gives the page after its script ran at 1400 px, with the filters of "all" (none),
+    /// "dt" (`?dt=L`) or "severity" (`?severity=warning`).
+    static func filters(_ dom: (String) throws -> HTMLScan) throws {
+        let all = try dom("all")
         let cards = all.tags.filter { $0.name == "article" && $0.attributes["class"]?.hasPrefix("finding") == true }
         #expect(cards.count > 20 && cards.allSatisfy { $0.attributes["hidden"] == nil }, "nothing hidden without a filter")
 
         // Dynamic Type L: only the cards holding at L stay; the AX5-only ones go.
-        let l = try Self.dom(out, query: "?dt=L")
+        let l = try dom("dt")
         let lCards = l.tags.filter { $0.name == "article" && $0.attributes["class"]?.hasPrefix("finding") == true }
         #expect(lCards.count == cards.count)
         let shown = lCards.filter { $0.attributes["hidden"] == nil }, hidden = lCards.filter { $0.attributes["hidden"] != nil }
@@ -534,7 +546,7 @@ extension CLIHTMLReportTests {
         #expect(l.tags.filter { $0.name == "tr" && $0.attributes["data-dt"] == "AX5" }.allSatisfy { $0.attributes["hidden"] != nil })
 
         // Severity warning: no error outline is left on the sheets, and cells without a warning are dimmed.
-        let warn = try Self.dom(out, query: "?severity=warning")
+        let warn = try dom("severity")
         let cells = warn.tags.filter { $0.name == "td" && $0.attributes["data-hits"] != nil }
         #expect(cells.count > 100)
         for c in cells {
@@ -547,24 +559,18 @@ extension CLIHTMLReportTests {
         #expect(warn.tags.filter { $0.name == "article" && $0.attributes["data-severity"] == "error" }.allSatisfy { $0.attributes["hidden"] != nil })
     }
 
-    @Test("scripts/check-report fails on a duplicate id, on a page that scrolls sideways and on pictures drawn below @1x",
-          .disabled(if: chromium == nil, "chromium is not installed (scripts/setup --browser); the browser check was skipped"))
-    func checkReportCatches() throws {
-        let w = try Self.makeReport()
-        let index = w.url.appendingPathComponent("out/index.html")
+    /// A copy of the report at `out/` in `broken/`: two elements with id "overview", a sheet that does
+    /// not scroll in its box (so the page does), and the first picture of each sheet squeezed to 10 px.
+    static func breakCopy(_ w: RunWorkspace) throws {
+        try FileManager.default.copyItem(at: w.url.appendingPathComponent("out"), to: w.url.appendingPathComponent("broken"))
+        let index = w.url.appendingPathComponent("broken/index.html")
         var html = try String(contentsOf: index, encoding: .utf8)
-        // A sheet that does not scroll in its box (the page does), and the first picture of each sheet squeezed to 10 px.
         #expect(html.contains("class=\"sheet-scroll scroll-box\""))
         html = html.replacingOccurrences(of: "<h2 id=\"filters\">", with: "<h2 id=\"overview\">")
             .replacingOccurrences(of: "class=\"sheet-scroll scroll-box\"", with: "class=\"sheet-scroll\"")
             .replacingOccurrences(of: "</style>", with: ".sheet tbody tr:first-child td:nth-child(2) img{width:10px!important}</style>")
         #expect(html.components(separatedBy: "id=\"overview\"").count == 3, "two elements with id=\"overview\"")
         try html.write(to: index, atomically: true, encoding: .utf8)
-        let (status, text) = try checkReport(w.url)
-        #expect(status == 1, "\(text)")
-        #expect(text.contains("duplicate id 'overview'"), "\(text)")
-        #expect(text.contains("at 390 px the page scrolls sideways"), "\(text)")
-        #expect(text.contains("contact-sheet pictures are drawn smaller than @1x"), "\(text)")
     }
 }
 
@@ -618,10 +624,10 @@ struct HTMLScan {
 }
 
 /// Runs scripts/check-report on `folder/out`, writing `folder/shot.png`: its exit status and output.
-private func checkReport(_ folder: URL) throws -> (Int32, String) {
+private func checkReport(_ folder: URL, _ extra: [String] = []) throws -> (Int32, String) {
     let process = Process()
     process.executableURL = CLI.packageRoot.appendingPathComponent("scripts/check-report")
-    process.arguments = [folder.appendingPathComponent("out").path, folder.appendingPathComponent("shot.png").path]
+    process.arguments = [folder.appendingPathComponent("out").path, folder.appendingPathComponent("shot.png").path] + extra
     let r = try capture(process, stderr: true)
     return (r.status, r.output)
 }

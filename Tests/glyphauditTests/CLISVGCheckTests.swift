@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+import GlyphTestSupport
 
 // The SVG reference check from the command line (issue 9, item 3): the reproducers in
-// `../shared/fixtures/bad-input/{02,06,10}-*` beside the checkout.
+// `Tests/Fixtures/bad-input/{02,06,10}-*`.
 
 extension EmptyFolder {
     func write(_ name: String, _ data: Data) {
@@ -11,9 +12,9 @@ extension EmptyFolder {
         try! data.write(to: file)
     }
 
-    /// `../shared/fixtures/bad-input/<prefix>*`, copied into a fresh writable folder (the shared copy is read-only).
+    /// `Tests/Fixtures/bad-input/<prefix>*`, copied into a fresh writable folder (the checkout's copy stays untouched).
     static func badInput(_ prefix: String) throws -> EmptyFolder {
-        let root = CLI.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/bad-input")
+        let root = TestPaths.fixture("bad-input")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         let name = try #require(names.first { $0.hasPrefix(prefix) }, "no \(prefix)-* in \(root.path)")
         let source = root.appendingPathComponent(name)

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphExport
+@testable import GlyphPipeline
+@testable import GlyphRaster
+@testable import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
+import GlyphTestSupport
+
+@Suite("Plan and shards")
+struct PlanTests {
+    @Test("every variant falls in exactly one shard, whole presets per shard, for N = 1 … 9")
+    func shards() throws {
+        let specs = try Presets.names.map { try Presets.load($0) }
+        let whole = try Plan(specs: specs)
+        #expect(whole.items.map(\.index) == Array(0..<1908))
+        for n in 1...9 {
+            var seen: [Int: Int] = [:]
+            var presetShard: [String: Int] = [:]
+            for i in 1...n {
+                let plan = try Plan(specs: specs, shard: Shard("\(i)/\(n)")!)
+                for item in plan.items {
+                    seen[item.index, default: 0] += 1
+                    // Whole presets: text-contrast and nontext-contrast fold findings across the
+                    // components of a theme, so a preset split over shards would merge differently.
+                    let preset = item.variant.preset
+                    if let other = presetShard[preset] {
+                        #expect(other == i, "\(preset) split across shards \(other) and \(i)")
+                    }
+                    presetShard[preset] = i
+                    #expect(whole.items[item.index].variant == item.variant)
+                }
+            }
+            #expect(seen.count == 1908 && seen.values.allSatisfy { $0 == 1 }, "N = \(n)")
+        }
+        // Four presets (216, 216, 1152, 324 variants), largest first to the lighter shard:
+        // 1152 → 1, 324 → 2, 216 → 2, 216 → 2 gives 1152 and 756.
+        let two = try (1...2).map { try Plan(specs: specs, shard: Shard("\($0)/2")!).items.count }
+        #expect(two == [1152, 756])
+    }
+
+    @Test("--shard text")
+    func shardText() {
+        #expect(Shard("2/3") == Shard("2/3"))
+        #expect(Shard("0/3") == nil)
+        #expect(Shard("4/3") == nil)
+        #expect(Shard("1/0") == nil)
+        #expect(Shard("a/b") == nil)
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import GlyphAudit
+@testable import GlyphColor
+@testable import GlyphCore
+@testable import GlyphRender
+import GlyphTestSupport
+
+@Suite("Scene: what a variant draws, resolved once")
+struct SceneTests {
+    static func scene(_ spec: Spec, _ id: String) throws -> Scene {
+        let item = try #require(try Plan(specs: [spec]).items.first { $0.variant.id == id }, "no variant \(id)")
+        return item.scene
+    }
+
+    @Test("a preset's token colour carries its key path, spec line, alias chain and token line")
+    func tokenSource() throws {
+        let spec = try Presets.load("design-system-checkbox")
+        let scene = try Self.scene(spec, "design-system-checkbox/square-md/L/default/checked@2x")
+        #expect(scene.parts.map(\.kind) == [.surface, .fill, .mark, .label])
+        let fill = try #require(scene.part(.fill)?.color)
+        #expect(fill.authored.hex == "#E00800")
+        #expect(fill.source.keyPath == "themes.default.fill")
+        #expect(fill.source.file == spec.sourceFile ?? spec.name)
+        // Assets/presets/design-system-checkbox.json:21, via {mark.default.surface.selected} → {color.brand.red},
+        // whose value is on line 7 of Assets/tokens/design-system.tokens.json.
+        #expect(fill.source.line == 21)
+        #expect(fill.source.token == "{mark.default.surface.selected}")
+        #expect(fill.source.aliasChain == ["mark.default.surface.selected", "color.brand.red"])
+        #expect(fill.source.tokenFile == spec.tokenFile)
+        #expect(fill.source.tokenLine == 7)
+        let surface = try #require(scene.surface?.color)
+        #expect(surface.source.keyPath == "themes.default.surface" && surface.source.line == 19)
+        #expect(surface.source.aliasChain == ["color.white"])
+        // The tick is drawn on the fill: seen over it.
+        #expect(scene.part(.mark)?.beneath == .fill && scene.part(.mark)?.name == "tick")
+        // A finding's location is the part's source.
+        let location = FindingLocation(fill.source)
+        #expect(location.keyPath == "themes.default.fill" && location.line == 21 && location.tokenLine == 7)
+    }
+
+    @Test("a literal colour and a state's override: key path and line as written, no token")
+    func literalSource() throws {
+        let themes = ##"{ "default": { "surface": "#FFFFFF", "border": "#767676", "fill": "#E00800", "mark": "#FFFFFF",\##n"states": { "checked": { "fill": "#0000FF" } } } }"##
+        let spec = try loadSpec(checkboxSpec(themes: themes)).get()
+        let checked = try Self.scene(spec, "t/square-md/L/default/checked@1x")
+        let fill = try #require(checked.part(.fill)?.color)
+        #expect(fill.authored.hex == "#0000FF")
+        #expect(fill.source.keyPath == "themes.default.states.checked.fill")
+        #expect(fill.source.line == spec.lines["themes.default.states.checked.fill"])
+        #expect(fill.source.line != nil && fill.source.token == nil && fill.source.aliasChain.isEmpty && fill.source.tokenFile == nil)
+        let unchecked = try Self.scene(spec, "t/square-md/L/default/unchecked@1x")
+        #expect(unchecked.parts.map(\.kind) == [.surface, .ring])
+        let ring = try #require(unchecked.part(.ring))
+        #expect(ring.color?.source.keyPath == "themes.default.border" && ring.lineWidth == 1.5 && ring.cornerRadius == 4)
+    }
+
+    @Test("seen colours are composited over the seen colour beneath: a translucent label, a knob on its track")
+    func seenColours() throws {
+        let spec = try Presets.load("swiftui-switch")
+        let scene = try Self.scene(spec, "swiftui-switch/switch-md/L/disabled/off@1x")
+        #expect(scene.parts.map(\.kind) == [.surface, .track, .knob, .label])
+        let label = try #require(scene.label?.color)
+        #expect(label.authored.hex == "#3C3C434C")
+        // #3C3C43 at alpha 0x4C over white: c · a + 1 · (1 − a) per channel.
+        let a = 0x4C / 255.0
+        func over(_ c: Int) -> Double { Double(c) / 255 * a + (1 - a) }
+        #expect(abs(label.seen.r - over(0x3C)) < 1e-9 && abs(label.seen.b - over(0x43)) < 1e-9 && label.seen.a == 1)
+        #expect(label.seen.hex == "#C5C5C7")
+        let knob = try #require(scene.part(.knob))
+        #expect(knob.beneath == .track && knob.shape == .circle && knob.color?.authored.hex == "#FFFFFF")
+        #expect(scene.part(.track)?.name == "off track" && scene.part(.track)?.color?.source.keyPath == "themes.disabled.trackOff")
+    }
+
+    @Test("the renderer draws the scene: rendering a layout resolves the same scene")
+    func rendersScene() throws {
+        let spec = try Presets.load("swiftui-checkbox")
+        let item = try #require(try Plan(specs: [spec]).items.first { $0.variant.state == .checked })
+        #expect(Renderer.raster(item.scene) == Renderer.raster(item.layout, spec: item.spec))
+    }
+}
+
+@Suite("Finding.variant is a VariantID")
+struct FindingVariantTests {
+    @Test("written as the same text: a group id, a complete id, and an incomplete one read back as it was")
+    func roundTrip() throws {
+        for text in ["swiftui-switch/switch-md/*/default/off@*x", "t/square-md/L/default/checked@2x", "stale/file", ""] {
+            let f = Finding(rule: "r", severity: .error, criterion: nil, variant: VariantID(parsing: text), subject: "s", message: "m")
+            let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(f)) as? [String: Any]
+            #expect(json?["variant"] as? String == text)
+            let back = try JSONDecoder().decode(Finding.self, from: JSONEncoder().encode(f))
+            #expect(back.variant == f.variant && back.variant.description == text)
+        }
+        let group: VariantID = "swiftui-switch/switch-md/*/default/off@*x"
+        #expect(group.hasWildcard && group.isComplete && group.dynamicType == VariantID.any)
+        #expect(!VariantID(parsing: "t/square-md/L/default/checked@2x").hasWildcard)
+    }
+}
