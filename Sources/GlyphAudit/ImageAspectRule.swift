@@ -160,6 +160,9 @@ public struct ImageAspectRule: AuditRule {
             }
             guard let worst = failing.max(by: { $0.beyond < $1.beyond }) else { continue }
             let name = images.key(of: doc)
+            // Where the image was named, as the scene of the worst variant recorded it.
+            let imageLocation = input.items[worst.rep].scene.image?.image.map { FindingLocation($0.source) }
+                ?? input.location(spec, "images")
             let variants = failing.flatMap { f -> [Variant] in
                 let v = input.items[f.rep].variant
                 return byPlace["\(v.dynamicType.short)@\(v.scale)"]!.map { input.items[$0].variant }
@@ -186,7 +189,7 @@ public struct ImageAspectRule: AuditRule {
                                          "drawnWidth": worst.ink.width, "drawnHeight": worst.ink.height,
                                          "sourceWidth": sourceInk.width, "sourceHeight": sourceInk.height].filter { $0.value.isFinite },
                                values: ["image": doc.path, "contentMode": images.contentMode.rawValue], sizes: sizes,
-                               location: input.location(spec, images.contentMode == .aspectFit ? "images.\(name)" : "images.contentMode"),
+                               location: images.contentMode == .aspectFit ? imageLocation : input.location(spec, "images.contentMode"),
                                picture: .outline(input.items[worst.rep].variant, worst.ink)))
         }
         return out

@@ -111,7 +111,7 @@ extension NonTextContrastRule {
         var out: [Finding] = []
         for group in input.groups(of: candidates, by: { [$0.preset, $0.component, $0.theme, $0.state.rawValue] }) {
             let first = items[group[0]]
-            let spec = first.spec, v = first.variant, image = first.scene.image!.image!
+            let v = first.variant, image = first.scene.image!.image!
             let exempt = ContrastCheck.isExempt(v.theme)
             let doc = image.asset
             let name = image.key
@@ -119,7 +119,7 @@ extension NonTextContrastRule {
             let atTop = group.filter { items[$0].variant.scale == top }
             let failingTop = atTop.filter(fails)
             let bg = surface(group[0])
-            let location = input.location(spec, "images.\(name)")
+            let location = FindingLocation(image.source)
             func describe(_ m: ImageMeasure) -> String {
                 "\(Format.percent(m.share, threshold: outlineShare, failsBelow: true)) of its outline is within a pixel of "
                     + "ink reaching \(Format.number(required)):1 (best pixel \(Format.ratio(m.best)))"

@@ -129,7 +129,7 @@ extension NonTextContrastRule {
             let worst = failing.min { measured[pairs[$0].job].share < measured[pairs[$1].job].share }!
             let m = measured[pairs[worst].job]
             let va = items[pairs[worst].a].variant, vb = items[pairs[worst].b].variant
-            let spec = items[pairs[worst].b].spec, ia = image(pairs[worst].a)!, ib = image(pairs[worst].b)!
+            let ia = image(pairs[worst].a)!, ib = image(pairs[worst].b)!
             let exempt = ContrastCheck.isExempt(vb.theme)
             let subject = "\(va.state.rawValue) vs \(vb.state.rawValue) indicator"
             let colours = m.lowestColours.count == 2 ? " (lowest \(Format.ratio(m.lowest)): \(m.lowestColours[0].hex) against \(m.lowestColours[1].hex))" : ""
@@ -147,7 +147,7 @@ extension NonTextContrastRule {
                                          "scale": Double(vb.scale)],
                                values: ["image": ib.asset.path, "other": va.id, "theme": vb.theme],
                                sizes: Array(Set(variants.map(\.dynamicType))),
-                               location: input.location(spec, "images.\(ib.key)"),
+                               location: FindingLocation(ib.source),
                                picture: .sideBySide([va, vb])))
         }
         return out

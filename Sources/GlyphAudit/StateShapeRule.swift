@@ -219,7 +219,7 @@ public struct StateShapeRule: AuditRule {
         var numbers: [String: Double] = ["minimumArea": minimum]
         for (i, v) in views.enumerated() { numbers["area.\(v.rawValue)"] = areas[i] }
         // The spec key that draws the states: images, appearance, or the theme's colours.
-        var key: String
+        var key: String?
         if let images = spec.images {
             key = "images"
             let drawn = [va.state, vb.state].map { images.image(for: $0) }
@@ -239,12 +239,12 @@ public struct StateShapeRule: AuditRule {
         } else if spec.control == .checkbox, spec.lines["appearance"] != nil {
             key = "appearance"
         } else {
-            key = "themes.\(va.theme)"
+            key = nil
         }
         return Finding(rule: id, severity: defaultSeverity, criterion: criterion, variant: vb.variantID, subject: subject,
                        message: message, numbers: numbers,
                        values: ["failingViews": failNames.joined(separator: ","), "other": va.id],
-                       location: input.location(spec, key),
+                       location: key.map { input.location(spec, $0) } ?? FindingLocation(input.items[a].scene.themeSource),
                        picture: .states(va, vb, views: failing.map { views[$0] }))
     }
 }

@@ -72,11 +72,31 @@ struct SceneTests {
         #expect(scene.part(.track)?.name == "off track" && scene.part(.track)?.color?.source.keyPath == "themes.disabled.trackOff")
     }
 
-    @Test("the renderer draws the scene: rendering a layout resolves the same scene")
+    @Test("the renderer draws the scene's parts in their colours: a part recoloured in the scene is drawn so")
     func rendersScene() throws {
-        let spec = try Presets.load("swiftui-checkbox")
-        let item = try #require(try Plan(specs: [spec]).items.first { $0.variant.state == .checked })
-        #expect(Renderer.raster(item.scene) == Renderer.raster(item.layout, spec: item.spec))
+        let spec = try Presets.load("design-system-checkbox")
+        var scene = try Self.scene(spec, "design-system-checkbox/square-md/L/default/checked@2x")
+        let i = try #require(scene.parts.firstIndex { $0.kind == .fill })
+        let fill = scene.parts[i].rect
+        // Inside the 20 pt box, 2 pt from its left side: the 12 pt tick's square starts 4 pt in.
+        let x = Int((fill.minX + 2) * 2), y = Int(fill.midY * 2)
+        #expect(Renderer.raster(scene).color(x, y).hex == "#E00800")
+        scene.parts[i].color?.authored = RGBA(r: 0, g: 0, b: 1)
+        #expect(Renderer.raster(scene).color(x, y).hex == "#0000FF")
+        // The label and the surface are not where the fill is: the canvas corner keeps the surface.
+        #expect(Renderer.raster(scene).color(0, 0).hex == "#FFFFFF")
+    }
+
+    @Test("an image part and the theme carry where they were written: images.KEY and themes.NAME with their lines")
+    func imageAndThemeSource() throws {
+        let spec = try Presets.load("rvs-checkbox")
+        let scene = try Self.scene(spec, "rvs-checkbox/square-md/L/default/checked@1x")
+        let image = try #require(scene.image?.image)
+        #expect(image.key == "on" && image.source.keyPath == "images.on")
+        // Assets/presets/rvs-checkbox.json: "on" on line 10, the default theme on line 19.
+        #expect(image.source.line == 10)
+        #expect(scene.themeSource.keyPath == "themes.default" && scene.themeSource.line == 19)
+        #expect(scene.themeSource.file == spec.sourceFile ?? spec.name)
     }
 }
 

@@ -76,6 +76,8 @@ public struct SceneImage: Sendable {
     public var stretch: Bool
     /// The theme is dark: an image set's dark image is drawn.
     public var dark: Bool
+    /// Where the image was named: `images.on`, `images.off` or `images.clear`, with its line.
+    public var source: ColorSource
 }
 
 /// One drawn piece of a variant: its geometry in points, its colour and where that came from.
@@ -153,6 +155,8 @@ public struct Scene: Sendable {
     /// The parts in drawing order: surface; fill, ring, mark (checkbox) or track, border, knob
     /// (switch) or image; label.
     public var parts: [ScenePart]
+    /// Where the variant's theme was written (`themes.default`, with its line).
+    public var themeSource: ColorSource
 
     /// Resolves what `variant` (laid out as `layout`) draws. A variant whose theme the spec does not
     /// have draws nothing.
@@ -162,6 +166,9 @@ public struct Scene: Sendable {
         control = spec.control
         canvas = layout.canvas
         parts = []
+        let file = spec.sourceFile ?? spec.name
+        func source(_ keyPath: String) -> ColorSource { ColorSource(file: file, keyPath: keyPath, line: spec.line(of: keyPath)) }
+        themeSource = source("themes.\(v.theme)")
         guard let theme = spec.theme(named: v.theme) else { return }
 
         /// A part's colour seen over the part beneath it (the surface over white).
@@ -180,8 +187,9 @@ public struct Scene: Sendable {
             if let rect = layout.image {
                 let doc = images.image(for: v.state)
                 let tint = images.template ? color(.tint, over: surface) : nil
-                let image = SceneImage(asset: doc, key: images.key(of: doc), template: images.template,
-                                       opacity: theme.imageOpacity, stretch: images.contentMode == .scaleToFill, dark: theme.isDark)
+                let key = images.key(of: doc)
+                let image = SceneImage(asset: doc, key: key, template: images.template, opacity: theme.imageOpacity,
+                                       stretch: images.contentMode == .scaleToFill, dark: theme.isDark, source: source("images.\(key)"))
                 parts.append(ScenePart(.image, name: tint != nil ? "image tint" : "image", role: .tint, rect: rect,
                                        color: tint, beneath: .surface, image: image))
             }
