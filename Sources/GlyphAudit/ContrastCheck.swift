@@ -9,10 +9,19 @@ enum ContrastCheck {
     /// components, so their ratios are reported as info.
     static func isExempt(_ theme: String) -> Bool { theme == "disabled" || theme.hasPrefix("disabled-") }
 
+    /// What an exempt finding says instead of what it needs: " (disabled: inactive components are
+    /// exempt from 3:1)".
+    static func exemptNote(_ theme: String, required: Double) -> String {
+        " (\(theme): inactive components are exempt from \(Format.number(required)):1)"
+    }
+
     /// The ratio of a colour as seen against a background as seen; never rounded.
     static func ratio(_ color: SceneColor, on background: SceneColor) -> Double {
-        contrastRatio(color.seen, background.seen)
+        ratio(color.seen, on: background.seen)
     }
+
+    /// The same for colours already seen (a surface, or a pixel's colour over it).
+    static func ratio(_ seen: RGBA, on background: RGBA) -> Double { contrastRatio(seen, background) }
 
     /// `#RRGGBB`, or for a translucent colour `#RRGGBBAA (#RRGGBB as seen)`.
     static func describe(_ color: SceneColor) -> String {

@@ -33,7 +33,7 @@ public enum EvidencePictures {
             // The ink outside the frame in magenta, the frame in blue.
             guard let render = render(v, input: input) else { return nil }
             content = .annotated(render, scale: v.scale, marks: [
-                .fill(ink, except: intersection(ink, frame), color: RGBA(r: 1, g: 0, b: 0.8, a: 0.55)),
+                .fill(ink, except: ink.intersection(frame), color: RGBA(r: 1, g: 0, b: 0.8, a: 0.55)),
                 .outline(frame, color: RGBA(r: 0, g: 0.35, b: 1, a: 0.9), width: 2, dash: nil),
             ])
         case let .swatch(fg, bg, ratio, required):
@@ -63,10 +63,6 @@ public enum EvidencePictures {
         input.index(of: v).map { EvidenceSketch.Captioned(input.raster($0), caption: v.id) }
     }
 
-    static func intersection(_ a: Rect, _ b: Rect) -> Rect? {
-        let x0 = max(a.minX, b.minX), y0 = max(a.minY, b.minY), x1 = min(a.maxX, b.maxX), y1 = min(a.maxY, b.maxY)
-        return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
-    }
 }
 
 extension GlyphPixels {

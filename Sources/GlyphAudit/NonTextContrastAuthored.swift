@@ -79,7 +79,7 @@ extension NonTextContrastRule {
         if ratio >= required && !exempt { return [] }
         var message: String
         if exempt {
-            message = "\(what) is \(Format.ratio(ratio)) (\(theme): inactive components are exempt from \(Format.number(required)):1)"
+            message = "\(what) is \(Format.ratio(ratio))" + ContrastCheck.exemptNote(theme, required: required)
         } else {
             message = "\(what) is \(Format.ratio(ratio)), needs \(Format.number(required)):1"
         }

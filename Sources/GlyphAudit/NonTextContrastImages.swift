@@ -97,7 +97,7 @@ extension NonTextContrastRule {
         // Identical glyphs (the same pixels on the same surface) are measured once.
         struct Job: Hashable { let glyph: Int; let surface: RGBA }
         /// The surface as seen.
-        func surface(_ i: Int) -> RGBA { items[i].scene.surface?.color?.seen ?? .white }
+        func surface(_ i: Int) -> RGBA { items[i].scene.surfaceSeen }
         var jobs = Interner<Job>()
         var jobOf: [Int: Int] = [:]
         for i in candidates { jobOf[i] = jobs.intern(Job(glyph: input.sameGlyph[i], surface: surface(i))) }
@@ -138,7 +138,7 @@ extension NonTextContrastRule {
                 let m = measure(worst)
                 var message = "\(name) image (own colours) on \(bg.hex): \(describe(m)) at @\(top)x"
                 if exempt {
-                    message += " (\(v.theme): inactive components are exempt from \(Format.number(required)):1)"
+                    message += ContrastCheck.exemptNote(v.theme, required: required)
                 } else {
                     message += ", needs \(Format.thresholdPercent(outlineShare))"
                 }

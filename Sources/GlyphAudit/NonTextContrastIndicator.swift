@@ -137,7 +137,7 @@ extension NonTextContrastRule {
                 + "what changes reaches \(Format.number(required)):1 against the colours next to it along "
                 + "\(Format.percent(m.share, threshold: share, failsBelow: true)) of its edges\(colours) at @\(vb.scale)x"
             message += exempt
-                ? " (\(vb.theme): inactive components are exempt from \(Format.number(required)):1)"
+                ? ContrastCheck.exemptNote(vb.theme, required: required)
                 : ", needs \(Format.thresholdPercent(share))"
             let variants = failing.map { items[pairs[$0].b].variant }
             out.append(Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,

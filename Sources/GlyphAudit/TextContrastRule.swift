@@ -70,12 +70,12 @@ public struct TextContrastRule: AuditRule {
             }
             // The surface has no per-state colour.
             let surfacePart = first.scene.surface
-            let surface = surfacePart?.color?.seen ?? .white
+            let surface = first.scene.surfaceSeen
             let exempt = ContrastCheck.isExempt(theme)
             for bucket in buckets {
                 let color = bucket.label.color!
                 let seen = color.seen
-                let ratio = contrastRatio(seen, surface)
+                let ratio = ContrastCheck.ratio(seen, on: surface)
                 let sizes = Array(Set(bucket.items.map { input.items[$0].variant.dynamicType })).sorted()
                 let failing = sizes.filter { ratio < Self.required(points: label.points($0), bold: Self.isBold(label.textStyle), o) }
                 let passingLarge = sizes.filter { !failing.contains($0) }

@@ -48,12 +48,8 @@ extension Auditor {
 /// (`EvidencePictures.sketch`), the render target paints it (`EvidencePainter.paint`), and this
 /// writes it and records its path in the finding.
 public enum EvidenceWriter {
-    /// Writes a picture for every finding that has one and records its path in the finding.
-    public static func write(_ result: inout AuditResult, input: AuditInput, to folder: URL) throws {
-        try write(&result.findings, input: input, to: folder)
-    }
-
-    /// The same for some findings (those of one component, as the pipeline streams them).
+    /// Writes a picture for every finding that has one (the findings of one component, as the
+    /// pipeline streams them) and records its path in the finding.
     public static func write(_ findings: inout [Finding], input: AuditInput, to folder: URL) throws {
         let found = findings
         let paths = try input.parallelMap(found.count) { i -> Result<String?, Error> in

@@ -35,8 +35,8 @@ public enum SVGReferenceCheck {
         var scope: [Scope] = []
         var session = Session()
         if let base {
-            let path = Path.lexical(Array(base.absoluteURL.path.utf8))
-            let folder = Path.parent(path)
+            let path = ConfinedPath.lexical(Array(base.absoluteURL.path.utf8))
+            let folder = ConfinedPath.parent(path)
             scope = [Scope(base: folder, confine: folder)]
             session.top = scope
             // The file itself (a reference to it, e.g. `self.svg#a`, adds nothing).
@@ -55,9 +55,6 @@ public enum SVGReferenceCheck {
     }
 
     // MARK: - Pieces
-
-    /// Paths as bytes: shared with the spec loader's confinement of images (`ConfinedPath`, beside this file).
-    typealias Path = ConfinedPath
 
     /// Why an SVG is refused; `line` is a line of the document itself.
     struct Refusal: Error {
@@ -95,7 +92,7 @@ public enum SVGReferenceCheck {
 
         mutating func real(_ path: [UInt8]) -> [UInt8] {
             if let known = realCache[path] { return known }
-            let r = Path.real(path)
+            let r = ConfinedPath.real(path)
             realCache[path] = r
             return r
         }
@@ -149,12 +146,12 @@ public enum SVGReferenceCheck {
                 let note = read == shownPath ? "" : " (read as \"\(read)\")"
                 return Refusal(message: "references \"\(shown)\"\(note), outside its own folder; it is not read")
             }
-            if p[0] == Byte.slash || URLText.startsWithDriveLetter(p) || Path.climbs(p) { throw outside(p) }
+            if p[0] == Byte.slash || URLText.startsWithDriveLetter(p) || ConfinedPath.climbs(p) { throw outside(p) }
             guard let decoded = URLText.percentDecoded(p), !decoded.contains(0), UTF8Check.firstError(in: decoded, from: 0) == nil else {
                 throw Refusal(message: "references \"\(shown)\", which percent-decodes to no valid file name (a NUL byte, or not UTF-8)")
             }
             let d = decoded.map { $0 == Byte.backslash ? Byte.slash : $0 }
-            if d.first == Byte.slash || Path.climbs(d) { throw outside(d) }
+            if d.first == Byte.slash || ConfinedPath.climbs(d) { throw outside(d) }
             guard !scope.isEmpty else {
                 throw Refusal(message: "references \"\(shown)\", but this SVG has no folder (it is built in, or inside a data: URL), "
                               + "so it may not reference files")
@@ -163,7 +160,7 @@ public enum SVGReferenceCheck {
             for pair in scope {
                 var target = pair.base
                 for part in parts { target += [Byte.slash] + part }
-                guard Path.inside(target, pair.confine) else {
+                guard ConfinedPath.inside(target, pair.confine) else {
                     throw Refusal(message: "references \"\(shown)\", a folder, not a file; it is not read")
                 }
                 // No file has a longer name (PATH_MAX): librsvg could not read it, and it is not looked at.
@@ -174,7 +171,7 @@ public enum SVGReferenceCheck {
                 guard let (realTarget, exists) = walk(pair.base, parts, realConfine: realConfine) else {
                     throw Refusal(message: "references \"\(shown)\", a path through more than 40 symbolic links; it is not read")
                 }
-                guard Path.inside(realTarget, realConfine) else {
+                guard ConfinedPath.inside(realTarget, realConfine) else {
                     throw Refusal(message: "references \"\(shown)\", which a symbolic link leads outside its own folder; it is not read")
                 }
                 // Missing (or behind a link to nothing): librsvg reads nothing either.
@@ -204,7 +201,7 @@ public enum SVGReferenceCheck {
             func via(_ inner: Refusal) -> Refusal {
                 Refusal(message: "through \"\(shown)\"" + (inner.line.map { " (its line \($0))" } ?? "") + ": " + inner.message)
             }
-            let folder = Path.parent(target)
+            let folder = ConfinedPath.parent(target)
             switch r.kind {
             case .styleSheet:
                 guard depth < SVGReferenceCheck.maxDepth else { throw tooDeep(shown) }

@@ -235,6 +235,8 @@ public struct Scene: Sendable {
     public func part(_ kind: ScenePart.Kind) -> ScenePart? { parts.first { $0.kind == kind } }
 
     public var surface: ScenePart? { part(.surface) }
+    /// The surface as seen (over white); white when the theme has none.
+    public var surfaceSeen: RGBA { surface?.color?.seen ?? .white }
     public var label: ScenePart? { part(.label) }
     public var image: ScenePart? { part(.image) }
 

@@ -389,10 +389,6 @@ public struct TokenSet: Sendable {
 
     // MARK: JSON Pointers
 
-    static func escapePointer(_ s: String) -> String {
-        s.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-
     /// The node a `$ref` JSON Pointer (`"#/a/b/0"`, RFC 6901, in this file) points at, and its path.
     func pointer(_ ref: JSONNode, at path: [String]) throws(InputError) -> (node: JSONNode, segments: [String]) {
         let at = path + ["$ref"]
