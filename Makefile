@@ -39,7 +39,11 @@ test: setup
 	scripts/check-targets
 	$(SWIFT) build --build-tests
 	scripts/fuzz replay $(FUZZ_TARGETS)
-	$(SWIFT) test --skip-build
+	@bash -o pipefail -c '$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt'
+	@# A test that needs a tool skips itself without it (for a plain `swift test`); scripts/setup
+	@# --browser installed them all, so under make test a skip is a failure, not a pass.
+	@! grep -E '^[^ ]+ (Test|Suite) ".*" skipped' .build/test-output.txt || \
+	  { echo "make test: the tests above were skipped; scripts/setup --browser installs what they need" >&2; exit 1; }
 
 # docs/fuzzing.md. Findings: .build/fuzz/findings/TARGET/; `scripts/fuzz triage` groups them.
 fuzz: setup
