@@ -45,6 +45,23 @@ struct CLIOptionTableTests {
         }
     }
 
+    @Test("an option two commands take is one option: the same value, choices and range in each")
+    func sameEverywhere() {
+        var first: [String: (command: String, option: Option)] = [:]
+        var shared = 0
+        for command in Commands.all {
+            for o in command.options {
+                guard let (other, p) = first[o.name] else { first[o.name] = (command.name, o); continue }
+                shared += 1
+                let same = o.value == p.value && o.choices == p.choices && o.list == p.list && o.repeatable == p.repeatable
+                    && o.optionalValue == p.optionalValue && o.intRange == p.intRange && o.numberRange == p.numberRange
+                #expect(same, "--\(o.name) differs between \(other) and \(command.name)")
+            }
+        }
+        // --preset, --spec, --only, --jobs, --quiet … are shared by several commands.
+        #expect(shared > 20)
+    }
+
     @Test("an option is read only through its declaration, and only by a command that declares it")
     func undeclared() async throws {
         let rules = try #require(Commands.all.first { $0.name == "rules" })
