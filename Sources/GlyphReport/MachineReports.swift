@@ -79,7 +79,7 @@ extension RunReport {
         var totalFailures = 0
         let variantsByPreset = Dictionary(grouping: variants, by: \.preset)
         let findingsByPreset = Dictionary(grouping: findings, by: \.preset)
-        let snapshotsByPreset = Dictionary(grouping: snapshots?.results ?? [], by: { VariantID(parsing: $0.id).preset })
+        let snapshotsByPreset = Dictionary(grouping: snapshots?.results ?? [], by: \.id.preset)
 
         func more(_ n: Int) -> String { "… and \(n) more (report.json and index.html list them all)" }
         func lines(_ items: [String]) -> String {
@@ -90,7 +90,7 @@ extension RunReport {
             guard let vs = variantsByPreset[preset.name], !vs.isEmpty else { continue }
             var components: [String] = []
             for v in vs where !components.contains(v.component) { components.append(v.component) }
-            let ids = vs.map { VariantID(parsing: $0.id) }
+            let ids = vs.map(\.id)
             let mine = findingsByPreset[preset.name] ?? []
             var cases = ""
             var tests = 0, failures = 0, skipped = 0
@@ -348,7 +348,7 @@ extension RunReport {
     /// The file a snapshot result points at: its baseline, or, for a new variant (whose baseline does not
     /// exist yet), the preset's spec.
     func snapshotFile(_ s: SnapshotRecord) -> String {
-        s.status == .new && s.action != .recorded ? source(of: VariantID(parsing: s.id).preset) : s.baseline
+        s.status == .new && s.action != .recorded ? source(of: s.id.preset) : s.baseline
     }
 
     /// The URI base id of every relative location.
