@@ -77,7 +77,7 @@ public enum Pipeline {
                 for (item, d) in zip(component, done) {
                     if let s = d.snapshot { snapshotResults.append(s) }
                     let v = item.variant
-                    variants.append(VariantRecord(index: item.index, id: v.id, preset: v.preset, component: v.component,
+                    variants.append(VariantRecord(index: item.index, id: v.variantID, preset: v.preset, component: v.component,
                                                   dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
                                                   scale: v.scale, image: d.picture, width: d.width, height: d.height))
                 }

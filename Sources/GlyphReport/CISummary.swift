@@ -39,7 +39,7 @@ extension RunReport {
                 groups.append(FailureGroup(severity: f.severity, preset: f.preset, rule: f.rule, findings: [f], variants: 0))
             }
         }
-        let idsByPreset = Dictionary(grouping: variants, by: \.preset).mapValues { $0.map { VariantID(parsing: $0.id) } }
+        let idsByPreset = Dictionary(grouping: variants, by: \.preset).mapValues { $0.map(\.id) }
         for i in groups.indices {
             groups[i].variants = Self.covered(groups[i].findings, idsByPreset[groups[i].preset] ?? [])
         }
@@ -167,7 +167,7 @@ extension RunReport {
         var md = MarkdownBudget(limit: budget - 200)
         guard md.append("### Snapshot changes\n\n") else { return "" }
         for (i, s) in failed.enumerated() {
-            let entry = "- \(MarkdownText.code(s.id)): \(s.status.rawValue) — \(MarkdownText.prose(Self.clip(snapshotMessage(s))))\n"
+            let entry = "- \(MarkdownText.code(s.id.description)): \(s.status.rawValue) — \(MarkdownText.prose(Self.clip(snapshotMessage(s))))\n"
             if !md.append(entry) {
                 md.force("- … and \(failed.count - i) more: index.html shows them all\n")
                 break
@@ -264,7 +264,7 @@ extension RunReport {
             if failed.count > 1 { message += "\n… and \(failed.count - 1) more in summary.md" }
             // A baseline is the repository's; a new snapshot points at its spec, which may be built in.
             let file = snapshotFile(first)
-            let builtin = file != first.baseline && isBuiltin(VariantID(parsing: first.id).preset)
+            let builtin = file != first.baseline && isBuiltin(first.id.preset)
             errors.append(command("error", file: inRepository(file, builtin: builtin, exists: exists) ? (file, nil) : nil,
                                   title: "glyphaudit snapshots: \(failed.count) of \(checked) failed", message: message))
         }

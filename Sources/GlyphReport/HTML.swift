@@ -1,4 +1,5 @@
 import Foundation
+import GlyphCore
 
 /// A piece of HTML. The one way text reaches the report's page:
 ///
@@ -43,6 +44,9 @@ struct HTML: ExpressibleByStringInterpolation, Sendable, Equatable {
         mutating func appendInterpolation<T: RawRepresentable>(_ value: T) where T.RawValue == String {
             text += HTML.escape(value.rawValue)
         }
+
+        /// A variant id: its text, escaped.
+        mutating func appendInterpolation(_ id: VariantID) { text += HTML.escape(id.description) }
 
         /// Markup: as it is.
         mutating func appendInterpolation(_ html: HTML) { text += html.text }

@@ -79,10 +79,12 @@ extension RunReport {
         }
     }
 
-    /// A variant id without its scale: the picture the contact sheet shows for every scale.
-    static func pictureID(_ id: String) -> String {
-        guard let at = id.lastIndex(of: "@") else { return id }
-        return String(id[..<at])
+    /// A variant id without its scale: the picture the contact sheet shows for every scale. Its text
+    /// up to the last `@`, so that a stale baseline's id (any path) keys as it always has.
+    static func pictureID(_ id: VariantID) -> String {
+        let text = id.description
+        guard let at = text.lastIndex(of: "@") else { return text }
+        return String(text[..<at])
     }
 
     /// For each picture (variant id at @2x), the open findings that cover it at any scale.
@@ -421,7 +423,7 @@ struct HTMLPage {
     /// One changed, new, stale or unreadable baseline with its pictures and what to do about it.
     func snapshotArticle(_ h: inout HTMLBuilder, _ n: Int, renders: [String: VariantRecord]) {
         let s = changedSnapshots[n]
-        let id = VariantID(parsing: s.id)
+        let id = s.id
         let word = Self.snapshotWord(s.status)
         h.add("<article class=\"snapshot\" id=\"s-\(n)\" data-status=\"\(word)\" data-preset=\"\(id.preset)\" data-theme=\"\(id.theme)\" data-dt=\"\(id.dynamicType)\">\n")
         h.add("<h4><code>\(s.id)</code> <span class=\"badge \(s.failed ? "error" : "info")\">\(word)</span></h4>\n")
@@ -458,7 +460,7 @@ struct HTMLPage {
         // A new variant has no baseline to compare with: show what would be recorded (the
         // contact sheet's @2x render; for another scale, the same variant at @2x).
         if s.status == .new, s.actual == nil, let v = renders[RunReport.pictureID(s.id)], let img = v.image {
-            let scale = VariantID(parsing: s.id).scale
+            let scale = s.id.scale
             let label = scale == "2" ? "The render" : "The render at @2x (this baseline is @\(scale)x)"
             h.add("<figure><img src=\"\(img)\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(label) \(s.id)\" "
                   + "loading=\"lazy\"><figcaption>\(label)</figcaption></figure>\n")
@@ -564,7 +566,7 @@ struct SheetContext {
             h.add("<p class=\"cell-meta\">")
             if !listed.isEmpty { h.add("<span class=\"cell-count\">\(listed.count) finding\(listed.count == 1 ? "" : "s")</span> ") }
             if let n = snaps.first {
-                let scales = snaps.map { "@\(VariantID(parsing: snapshots[$0].id).scale)x" }
+                let scales = snaps.map { "@\(snapshots[$0].id.scale)x" }
                 let what = orderedUnique(snaps.map { HTMLPage.snapshotWord(snapshots[$0].status) })
                 h.add("<a class=\"snap-badge\" href=\"#s-\(n)\">snapshot \(what.joined(separator: ", "))</a> "
                       + "<span class=\"muted\">\(scales.joined(separator: " "))</span>")
@@ -576,5 +578,5 @@ struct SheetContext {
 }
 
 extension VariantRecord {
-    var pictureKey: String { id }
+    var pictureKey: String { id.description }
 }

@@ -79,7 +79,7 @@ extension RunReport {
         var totalFailures = 0
         let variantsByPreset = Dictionary(grouping: variants, by: \.preset)
         let findingsByPreset = Dictionary(grouping: findings, by: \.preset)
-        let snapshotsByPreset = Dictionary(grouping: snapshots?.results ?? [], by: { VariantID(parsing: $0.id).preset })
+        let snapshotsByPreset = Dictionary(grouping: snapshots?.results ?? [], by: \.id.preset)
 
         func more(_ n: Int) -> String { "… and \(n) more (report.json and index.html list them all)" }
         func lines(_ items: [String]) -> String {
@@ -90,7 +90,7 @@ extension RunReport {
             guard let vs = variantsByPreset[preset.name], !vs.isEmpty else { continue }
             var components: [String] = []
             for v in vs where !components.contains(v.component) { components.append(v.component) }
-            let ids = vs.map { VariantID(parsing: $0.id) }
+            let ids = vs.map(\.id)
             let mine = findingsByPreset[preset.name] ?? []
             var cases = ""
             var tests = 0, failures = 0, skipped = 0
@@ -232,72 +232,59 @@ extension RunReport {
     /// location`). They are counted in a note (`invocations[0].toolExecutionNotifications`); the other
     /// reports list them.
     public func sarifData() throws -> Data {
+        try JSONOutput.data(sarifLog(), keyOrder: .natural)
+    }
+
+    /// The SARIF log `sarifData` writes.
+    func sarifLog() -> SARIFLog {
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
-        let sarifRules: [[String: Any]] = rules.map { r in
-            var props: [String: Any] = ["tags": ["accessibility"] + (r.criterion.map { ["WCAG \($0)"] } ?? [])]
-            if let c = r.criterion { props["wcag"] = c }
-            return [
-                "id": r.id,
-                "name": r.title,
-                "shortDescription": ["text": r.title],
-                "fullDescription": ["text": r.summary],
-                "help": ["text": r.fix, "markdown": "**\(r.title)**\n\n\(r.summary)\n\nHow to fix: \(r.fix)"],
-                "defaultConfiguration": ["level": r.severity.severity.map(sarifLevel) ?? "note"],
-                "properties": props,
-            ]
+        let sarifRules = rules.map { r in
+            SARIFRule(id: r.id, name: r.title,
+                      shortDescription: SARIFMessage(text: r.title),
+                      fullDescription: SARIFMessage(text: r.summary),
+                      help: SARIFMessage(text: r.fix, markdown: "**\(r.title)**\n\n\(r.summary)\n\nHow to fix: \(r.fix)"),
+                      defaultConfiguration: SARIFConfiguration(level: r.severity.severity.map(sarifLevel) ?? "note"),
+                      properties: .init(tags: ["accessibility"] + (r.criterion.map { ["WCAG \($0)"] } ?? []), wcag: r.criterion))
         }
-        var results: [[String: Any]] = []
+        var results: [SARIFResult] = []
         var leftOut: [String: Int] = [:]
         for f in findings {
             guard !isBuiltin(f.preset) else {
                 leftOut[f.preset, default: 0] += 1
                 continue
             }
-            var result: [String: Any] = [
-                "ruleId": f.rule,
-                "level": sarifLevel(f.severity),
-                "message": ["text": f.message],
-                "properties": ["variant": f.variant.description, "subject": f.subject],
-                "partialFingerprints": ["glyphaudit/v1": Self.findingKey(f)],
-            ]
-            if let i = ruleIndex[f.rule] { result["ruleIndex"] = i }
-            var physical: [String: Any]
+            let physical: SARIFPhysicalLocation
             if let l = f.location, let tokenFile = l.tokenFile, l.token != nil {
-                physical = ["artifactLocation": sarifArtifact(tokenFile)]
-                if let line = l.tokenLine { physical["region"] = ["startLine": line] }
+                physical = SARIFPhysicalLocation(artifactLocation: sarifArtifact(tokenFile), region: l.tokenLine.map { SARIFRegion(startLine: $0) })
             } else {
-                physical = ["artifactLocation": sarifArtifact(f.location?.file ?? source(of: f.preset))]
-                if let line = f.location?.line { physical["region"] = ["startLine": line] }
+                physical = SARIFPhysicalLocation(artifactLocation: sarifArtifact(f.location?.file ?? source(of: f.preset)),
+                                                 region: f.location?.line.map { SARIFRegion(startLine: $0) })
             }
-            var location: [String: Any] = ["physicalLocation": physical]
-            if let key = f.location?.keyPath {
-                location["logicalLocations"] = [["name": key, "fullyQualifiedName": "\(f.preset).\(key)", "kind": "member"]]
+            let logical = f.location?.keyPath.map { key in
+                [SARIFLogicalLocation(name: key, fullyQualifiedName: "\(f.preset).\(key)", kind: "member")]
             }
-            result["locations"] = [location]
-            if let reason = f.accepted {
-                result["suppressions"] = [["kind": "external", "justification": reason]]
-            }
+            var result = SARIFResult(
+                ruleId: f.rule, ruleIndex: ruleIndex[f.rule], level: sarifLevel(f.severity),
+                message: SARIFMessage(text: f.message),
+                properties: .init(variant: f.variant.description, subject: f.subject),
+                partialFingerprints: ["glyphaudit/v1": Self.findingKey(f)],
+                locations: [SARIFLocation(physicalLocation: physical, logicalLocations: logical)],
+                suppressions: f.accepted.map { [SARIFSuppression(kind: "external", justification: $0)] })
             if let fix = f.suggestion {
-                result["message"] = ["text": "\(f.message). Fix: \(fix.text)."]
-                if let change = sarifFix(fix, physical) { result["fixes"] = [change] }
+                result.message = SARIFMessage(text: "\(f.message). Fix: \(fix.text).")
+                result.fixes = sarifFix(fix, physical).map { [$0] }
             }
             results.append(result)
         }
         let version = tool.split(separator: " ").last.map(String.init) ?? tool
-        var run: [String: Any] = [
-            "tool": ["driver": [
-                "name": "glyphaudit",
-                "version": version,
-                "rules": sarifRules,
-            ]],
+        var run = SARIFRun(
+            tool: SARIFTool(driver: SARIFDriver(name: "glyphaudit", version: version, rules: sarifRules)),
             // Paths are relative to the folder glyphaudit ran in (the repository root in CI); its
             // absolute URI is not written, so the log is the same on every machine (SARIF 2.1.0
             // §3.14.14 allows a base without `uri`; GitHub resolves relative paths from the repository root).
-            "originalUriBaseIds": [Self.sarifRoot: [
-                "description": ["text": "The folder glyphaudit ran in (the repository root in CI); file paths are relative to it."],
-            ]],
-            "results": results,
-        ]
+            originalUriBaseIds: [Self.sarifRoot: SARIFBase(description: SARIFMessage(
+                text: "The folder glyphaudit ran in (the repository root in CI); file paths are relative to it."))],
+            results: results)
         if !leftOut.isEmpty {
             let names = presets.map(\.name).filter { leftOut[$0] != nil }
             let n = leftOut.values.reduce(0, +)
@@ -305,33 +292,21 @@ extension RunReport {
                 + "\(n == 1 ? "is" : "are") not among the results: a built-in preset's spec is inside glyphaudit, not a file of this "
                 + "repository. report.json, junit.xml, summary.md and index.html list them; `glyphaudit presets show NAME --out DIR` "
                 + "writes a preset out as a spec of your own, whose findings are located in it."
-            run["invocations"] = [[
-                "executionSuccessful": true,
-                "toolExecutionNotifications": [[
-                    "descriptor": ["id": "builtin-presets"],
-                    "level": "note",
-                    "message": ["text": text],
-                    "properties": ["findings": n, "presets": names],
-                ]],
-            ]]
+            run.invocations = [SARIFInvocation(executionSuccessful: true, toolExecutionNotifications: [
+                SARIFNotification(descriptor: SARIFDescriptor(id: "builtin-presets"), level: "note", message: SARIFMessage(text: text),
+                                  properties: .init(findings: n, presets: names)),
+            ])]
         }
-        let doc: [String: Any] = [
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-            "version": "2.1.0",
-            "runs": [run],
-        ]
-        var data = try JSONSerialization.data(withJSONObject: doc, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        data.append(0x0A)
-        return data
+        return SARIFLog(runs: [run])
     }
 
     /// A SARIF `fix` for a suggested colour: the colour's literal on the line the finding points at
     /// (the spec's key, or the token's final value) replaced by the suggestion. Nil when that line
     /// does not hold the colour as written (`#RRGGBB` in any case), e.g. a colour in `rgb()`.
-    func sarifFix(_ fix: ColorFix, _ physical: [String: Any]) -> [String: Any]? {
-        guard let artifact = physical["artifactLocation"] as? [String: Any],
-              let line = (physical["region"] as? [String: Any])?["startLine"] as? Int,
-              let path = (artifact["uri"] as? String).flatMap({ $0.removingPercentEncoding }).map({
+    func sarifFix(_ fix: ColorFix, _ physical: SARIFPhysicalLocation) -> SARIFFix? {
+        let artifact = physical.artifactLocation
+        guard let line = physical.region?.startLine,
+              let path = artifact.uri.removingPercentEncoding.map({
                   $0.hasPrefix("file://") ? String($0.dropFirst("file://".count)) : $0 }),
               let data = try? InputFile.read(path, limit: Limits.jsonFileBytes, what: "spec"),
               let text = String(data: data, encoding: .utf8) else { return nil }
@@ -348,16 +323,12 @@ extension RunReport {
         guard let range = lineText.range(of: "\"\(fix.from)\"", options: .caseInsensitive, range: from..<lineText.endIndex) else { return nil }
         // Columns count UTF-16 code units from 1 (SARIF's default columnKind), inside the quotes.
         let start = lineText.utf16.distance(from: lineText.startIndex, to: range.lowerBound) + 2
-        return [
-            "description": ["text": "\(fix.text) for the \(fix.part)"],
-            "artifactChanges": [[
-                "artifactLocation": artifact,
-                "replacements": [[
-                    "deletedRegion": ["startLine": line, "startColumn": start, "endColumn": start + fix.from.utf16.count],
-                    "insertedContent": ["text": fix.to],
-                ]],
-            ]],
-        ]
+        return SARIFFix(description: SARIFMessage(text: "\(fix.text) for the \(fix.part)"), artifactChanges: [
+            SARIFArtifactChange(artifactLocation: artifact, replacements: [
+                SARIFReplacement(deletedRegion: SARIFRegion(startLine: line, startColumn: start, endColumn: start + fix.from.utf16.count),
+                                 insertedContent: SARIFMessage(text: fix.to)),
+            ]),
+        ])
     }
 
     /// A snapshot result's message, or, when the check gave none, what it means and what to do.
@@ -377,7 +348,7 @@ extension RunReport {
     /// The file a snapshot result points at: its baseline, or, for a new variant (whose baseline does not
     /// exist yet), the preset's spec.
     func snapshotFile(_ s: SnapshotRecord) -> String {
-        s.status == .new && s.action != .recorded ? source(of: VariantID(parsing: s.id).preset) : s.baseline
+        s.status == .new && s.action != .recorded ? source(of: s.id.preset) : s.baseline
     }
 
     /// The URI base id of every relative location.
@@ -385,12 +356,12 @@ extension RunReport {
 
     /// An artifact location: a relative path as a relative URI against `%SRCROOT%`, an absolute path
     /// (a spec outside the working folder) as a `file:` URI.
-    func sarifArtifact(_ path: String) -> [String: Any] {
+    func sarifArtifact(_ path: String) -> SARIFArtifactLocation {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: ";=")
         let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
-        if path.hasPrefix("/") { return ["uri": "file://" + encoded] }
-        return ["uri": encoded, "uriBaseId": Self.sarifRoot]
+        if path.hasPrefix("/") { return SARIFArtifactLocation(uri: "file://" + encoded) }
+        return SARIFArtifactLocation(uri: encoded, uriBaseId: Self.sarifRoot)
     }
 
     func sarifLevel(_ severity: Severity) -> String {

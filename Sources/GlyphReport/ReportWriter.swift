@@ -56,12 +56,14 @@ extension RunReport {
             return a.message < b.message
         }
         if var s = snapshots {
-            let order = Dictionary(variants.map { ($0.id, $0.index) }, uniquingKeysWith: { a, _ in a })
+            // By the ids' text, as they are written (a stale baseline's id is any path).
+            let order = Dictionary(variants.map { ($0.id.description, $0.index) }, uniquingKeysWith: { a, _ in a })
             var seen = Set<String>()
             s.results = s.results.filter { seen.insert("\($0.id)|\($0.status)").inserted }
             s.results.sort { a, b in
-                let ia = order[a.id] ?? Int.max, ib = order[b.id] ?? Int.max
-                return ia != ib ? ia < ib : a.id < b.id
+                let (ta, tb) = (a.id.description, b.id.description)
+                let ia = order[ta] ?? Int.max, ib = order[tb] ?? Int.max
+                return ia != ib ? ia < ib : ta < tb
             }
             snapshots = s
         }

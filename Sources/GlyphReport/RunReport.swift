@@ -62,7 +62,8 @@ public struct PresetRecord: Codable, Sendable, Equatable {
 public struct VariantRecord: Codable, Sendable, Equatable {
     /// Position in the whole selected matrix (the same in every shard); orders merged reports.
     public var index: Int
-    public var id: String
+    /// The variant id (written as its text); `preset` … `scale` are its parts.
+    public var id: VariantID
     public var preset: String
     public var component: String
     public var dynamicType: String
@@ -74,7 +75,7 @@ public struct VariantRecord: Codable, Sendable, Equatable {
     public var width: Int
     public var height: Int
 
-    package init(index: Int, id: String, preset: String, component: String, dynamicType: String, theme: String, state: String, scale: Int, image: String? = nil, width: Int, height: Int) {
+    package init(index: Int, id: VariantID, preset: String, component: String, dynamicType: String, theme: String, state: String, scale: Int, image: String? = nil, width: Int, height: Int) {
         self.index = index
         self.id = id
         self.preset = preset
@@ -92,9 +93,8 @@ public struct VariantRecord: Codable, Sendable, Equatable {
 extension Finding {
     /// Whether the finding covers a variant id: `*` matches any value of a part, and a finding with
     /// `dynamicTypeSizes` covers those sizes only.
-    public func covers(_ id: String) -> Bool {
-        let other = VariantID(parsing: id)
-        guard variant.hasWildcard ? variant.covers(other) : variant.description == id else { return false }
+    public func covers(_ other: VariantID) -> Bool {
+        guard variant.hasWildcard ? variant.covers(other) : variant.description == other.description else { return false }
         guard let sizes = dynamicTypeSizes else { return true }
         return sizes.contains { $0.short == other.dynamicType }
     }
@@ -111,7 +111,8 @@ public struct SnapshotSection: Codable, Sendable, Equatable {
 }
 
 public struct SnapshotRecord: Codable, Sendable, Equatable {
-    public var id: String
+    /// The variant id (a stale baseline's path, as `SnapshotResult.id`), written as its text.
+    public var id: VariantID
     public var status: SnapshotResult.Status
     public var failed: Bool
     public var baseline: String
@@ -129,7 +130,7 @@ public struct SnapshotRecord: Codable, Sendable, Equatable {
     /// The three in one picture (expected | diff | actual), relative to the report folder.
     public var sideBySide: String?
 
-    public init(id: String, status: SnapshotResult.Status, failed: Bool, baseline: String, action: SnapshotResult.Action? = nil, message: String? = nil,
+    public init(id: VariantID, status: SnapshotResult.Status, failed: Bool, baseline: String, action: SnapshotResult.Action? = nil, message: String? = nil,
                 mismatchedPixels: Int? = nil, mismatchRatio: Double? = nil, maxDelta: Double? = nil,
                 expectedSize: [Int]? = nil, actualSize: [Int]? = nil, expected: String? = nil, actual: String? = nil,
                 diff: String? = nil, sideBySide: String? = nil) {
@@ -173,9 +174,8 @@ struct FindingMatcher {
 
     /// Indices (into the findings given) of those covering `id` (see `Finding.covers`);
     /// `anyScale` ignores the scale part.
-    func matches(_ id: String, anyScale: Bool = false) -> [Int] {
-        let v = VariantID(parsing: id)
-        return patterns.filter { p in
+    func matches(_ v: VariantID, anyScale: Bool = false) -> [Int] {
+        patterns.filter { p in
             guard p.id.covers(v, anyScale: anyScale) else { return false }
             if let sizes = p.sizes, !sizes.contains(v.dynamicType) { return false }
             return true

@@ -83,8 +83,9 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
         public var sideBySide: String
     }
 
-    /// The variant id; for a stale baseline its path relative to the snapshot folder, without `.png`.
-    public var id: String
+    /// The variant id; for a stale baseline its path relative to the snapshot folder, without `.png`,
+    /// read as an id (`VariantID(parsing:)`: a path that is not one is written back as it was). Encoded as its text.
+    public var id: VariantID
     public var status: Status
     /// The baseline file.
     public var baseline: String
@@ -101,7 +102,7 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
     /// folder (`SnapshotChecker.newSnapshots`, under CI).
     public var newRender: String?
 
-    public init(id: String, status: Status, baseline: String, action: Action? = nil,
+    public init(id: VariantID, status: Status, baseline: String, action: Action? = nil,
                 difference: ImageDifference? = nil, message: String? = nil, outputs: Outputs? = nil,
                 writeError: String? = nil, newRender: String? = nil) {
         self.id = id
@@ -269,7 +270,7 @@ public struct SnapshotChecker: Sendable {
     /// Checks one render against its baseline. Safe to call from many threads at once.
     public func check(_ variant: Variant, actual: Raster) -> SnapshotResult {
         let relative = store.relativePath(of: variant)
-        var result = SnapshotResult(id: variant.id, status: .match, baseline: store.url(relativePath: relative).path)
+        var result = SnapshotResult(id: variant.variantID, status: .match, baseline: store.url(relativePath: relative).path)
         switch store.baseline(relativePath: relative) {
         case .missing:
             result.status = .new
@@ -405,7 +406,7 @@ public struct SnapshotChecker: Sendable {
         case .wholeFolder: files = PNGFiles.list(under: store.root)
         }
         return files.filter { !expected.contains($0) }.map { relative in
-            var result = SnapshotResult(id: String(relative.dropLast(4)), status: .stale,
+            var result = SnapshotResult(id: VariantID(parsing: String(relative.dropLast(4))), status: .stale,
                                         baseline: store.url(relativePath: relative).path)
             if writes.contains(.prune) {
                 do {

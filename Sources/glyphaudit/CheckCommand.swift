@@ -212,7 +212,7 @@ enum CheckCommand {
 
         /// A result, with `withinTolerance` for a match whose pixels differ.
         struct Result: Encodable {
-            var id: String
+            var id: VariantID
             var status: SnapshotResult.Status
             var baseline: String
             var action: SnapshotResult.Action?
@@ -271,18 +271,18 @@ enum CheckCommand {
         case .match:
             return nil
         case .mismatch:
-            line = tag(r.action == .updated ? "updated" : "mismatch") + r.id + "  " + (r.differenceSummary ?? "")
+            line = tag(r.action == .updated ? "updated" : "mismatch") + r.id.description + "  " + (r.differenceSummary ?? "")
             if let o = r.outputs { line += "; diff: \(displayPath(o.diff))" }
             if r.action == .updated { line += "; rewrote \(file)" }
         case .new:
-            line = tag(r.action == .recorded ? "recorded" : "new") + r.id
+            line = tag(r.action == .recorded ? "recorded" : "new") + r.id.description
             line += r.action == .recorded ? "  wrote \(file)" : "  no baseline at \(file) (--record writes it)"
             if let render = r.newRender { line += "; render: \(displayPath(render))" }
         case .stale:
             line = tag(r.action == .pruned ? "pruned" : "stale") + file
             line += r.action == .pruned ? "  deleted" : "  no variant produces it (--prune deletes it)"
         case .unreadable:
-            line = tag("unreadable") + r.id + "  \(file): \(r.message ?? "?")"
+            line = tag("unreadable") + r.id.description + "  \(file): \(r.message ?? "?")"
                 + " (delete it and run --record to write a new one)"
         }
         if let e = r.writeError { line += "  FAILED: \(e)" }

@@ -40,7 +40,7 @@ struct FindingCoverageTests {
         var small = 0
         for item in scene.plan.items {
             let short = min(item.layout.hitArea.width, item.layout.hitArea.height)
-            let covered = errors.contains { $0.covers(item.variant.id) }
+            let covered = errors.contains { $0.covers(item.variant.variantID) }
             #expect(covered == (short < 24), "\(item.variant.id): hit area short side \(short) pt")
             if short < 24 { small += 1 }
         }

@@ -51,10 +51,10 @@ struct PipelineTests {
         let report = folder.url.appendingPathComponent("report")
         let done = try Pipeline.run(plan, PipelineOptions(jobs: 2, snapshots: checker, pictures: report))
         #expect(done.snapshots == alone)
-        #expect(alone.results.filter { $0.status == .mismatch }.map(\.id) == [changed.variant.id])
+        #expect(alone.results.filter { $0.status == .mismatch }.map(\.id) == [changed.variant.variantID])
         #expect(done.audit == nil)
 
-        #expect(done.variants.map(\.id) == plan.items.map(\.variant.id))
+        #expect(done.variants.map(\.id) == plan.items.map(\.variant.variantID))
         for (record, item) in zip(done.variants, plan.items) {
             let render = Renderer.raster(item.layout, spec: item.spec)
             #expect(record.index == item.index && record.width == render.width && record.height == render.height)

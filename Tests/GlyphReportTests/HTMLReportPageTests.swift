@@ -39,7 +39,7 @@ struct HTMLReportPageTests {
         let regionNames = ["alpha": "alpha square-md contact sheet", "beta": "beta switch-md contact sheet"]
         for v in report.variants {
             let img = try #require(Self.between(tags, sheets, findings).first { $0.name == "img" && $0.attributes["src"] == v.image }, "\(v.id)")
-            let size = try #require(expected[v.id])
+            let size = try #require(expected[v.id.description])
             #expect(img.attributes["width"] == size.0 && img.attributes["height"] == size.1, "\(v.id): \(img.attributes)")
             let button = try #require(tags.all("button").last { $0.offset < img.offset })
             #expect(button.attributes["class"] == "cell-open" && button.attributes["type"] == "button")
@@ -64,7 +64,7 @@ struct HTMLReportPageTests {
     func viewerData() throws {
         let report = HTMLReportTests.make()
         let tags = HTMLTags(report.html())
-        func button(_ id: String) throws -> HTMLTags.Tag {
+        func button(_ id: VariantID) throws -> HTMLTags.Tag {
             try #require(tags.all("button").first { $0.attributes["data-variant"] == RunReport.pictureID(id) }, "\(id)")
         }
         func index(_ rule: String, _ preset: String, _ variant: String) throws -> Int {

@@ -26,7 +26,7 @@ struct ReportTests {
     }
 
     @Test("variant ids: read into their parts and written back; * stands for any value of a part, @*x for any scale")
-    func patterns() {
+    func patterns() throws {
         let id = VariantID(parsing: "swiftui-switch/switch-md/AX5/default/off@2x")
         #expect(id == VariantID(preset: "swiftui-switch", component: "switch-md", dynamicType: "AX5", theme: "default",
                                 state: "off", scale: "2"))
@@ -43,6 +43,17 @@ struct ReportTests {
         let short = VariantID(parsing: "stale/file")
         #expect(!short.isComplete && short.preset == "stale" && short.component == "file" && short.theme.isEmpty)
         #expect(!VariantID(parsing: "swiftui-switch/*/*").covers(id))
+        // Text the parts would not spell again (a stale baseline's path without `x`) is written back as read.
+        let odd = VariantID(parsing: "stale/file/L/default/off@2")
+        #expect(odd.isComplete && odd.scale == "2" && odd.description == "stale/file/L/default/off@2")
+        // Encoded as its text and read back the same (report.json, check --json).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        for text in ["swiftui-switch/switch-md/AX5/default/off@2x", "stale/file", "stale/file/L/default/off@2"] {
+            let data = try encoder.encode([VariantID(parsing: text)])
+            #expect(String(decoding: data, as: UTF8.self) == "[\"\(text)\"]")
+            #expect(try JSONDecoder().decode([VariantID].self, from: data) == [VariantID(parsing: text)])
+        }
         #expect(VariantID.group([id, VariantID(parsing: "swiftui-switch/switch-md/L/default/on@3x")])?.description
                 == "swiftui-switch/switch-md/*/default/*@*x")
     }

@@ -40,7 +40,7 @@ enum SampleReport {
     ]
 
     static func variant(_ index: Int, _ preset: String, _ component: String, _ dt: String, _ state: String) -> VariantRecord {
-        let id = "\(preset)/\(component)/\(dt)/default/\(state)@2x"
+        let id: VariantID = "\(preset)/\(component)/\(dt)/default/\(state)@2x"
         return VariantRecord(index: index, id: id, preset: preset, component: component, dynamicType: dt, theme: "default",
                              state: state, scale: 2, image: "images/\(id).png", width: 40, height: 28)
     }
@@ -296,7 +296,7 @@ struct MergeReportTests {
             r.variants = zip(whole.variants, groups[i - 1]).filter(\.1).map(\.0)
             let presets = Set(r.variants.map(\.preset))
             r.findings = whole.findings.filter { presets.contains($0.preset) }
-            r.snapshots?.results = whole.snapshots!.results.filter { s in presets.contains(String(s.id.split(separator: "/")[0])) }
+            r.snapshots?.results = whole.snapshots!.results.filter { s in presets.contains(s.id.preset) }
             return (r, "s\(i)/report.json")
         }
     }
@@ -467,7 +467,7 @@ struct HTMLReportTests {
     }
 
     /// The contact-sheet cell of a variant.
-    static func cell(_ tags: HTMLTags, _ id: String) throws -> HTMLTags.Tag {
+    static func cell(_ tags: HTMLTags, _ id: VariantID) throws -> HTMLTags.Tag {
         let img = try #require(tags.all("img").first { $0.attributes["alt"]?.hasPrefix(RunReport.pictureID(id)) == true && $0.attributes["src"]?.hasPrefix("images/") == true }, "\(id)")
         return try #require(tags.all("td").last { $0.offset < img.offset }, "\(id)")
     }
@@ -580,7 +580,7 @@ struct HTMLReportTests {
         #expect(html.contains("record it with <code>glyphaudit check --record</code>"))
         #expect(html.contains("Delete it with <code>glyphaudit check --prune</code>"))
         // The cells of the new and the changed snapshot link to them; others have no badge.
-        for (id, text) in [("beta/switch-md/L/default/off@2x", "snapshot new"), ("alpha/square-md/AX5/default/checked@2x", "snapshot changed")] {
+        for (id, text) in [("beta/switch-md/L/default/off@2x", "snapshot new"), ("alpha/square-md/AX5/default/checked@2x", "snapshot changed")] as [(VariantID, String)] {
             let cell = try Self.cell(tags, id)
             #expect(cell.attributes["class"]?.contains("snap") == true, "\(id)")
             let n = try #require(changed.firstIndex { $0.id == id })

@@ -63,7 +63,7 @@ struct SnapshotTests {
         let failing = report.results.filter { $0.status != .match }
         #expect(failing.count == 1)
         let r = try #require(failing.first)
-        #expect(r.id == s.plan.items[index].variant.id)
+        #expect(r.id == s.plan.items[index].variant.variantID)
         #expect(r.status == .mismatch)
         let d = try #require(r.difference)
         #expect(d.mismatchedPixels == 1)
@@ -159,7 +159,7 @@ struct SnapshotTests {
         #expect(r.withinTolerance)
         let report = s.checker().run(s.plan, jobs: 2)
         #expect(report.counts.match == 8 && report.counts.withinTolerance == 1)
-        #expect(report.results.filter(\.withinTolerance).map(\.id) == [s.plan.items[1].variant.id])
+        #expect(report.results.filter(\.withinTolerance).map(\.id) == [s.plan.items[1].variant.variantID])
         #expect(report.exitStatus == 0)
 
         var strict = SnapshotOptions()
@@ -229,7 +229,7 @@ struct SnapshotTests {
         let report = s.checker(writes: [.record, .update, .prune]).run(s.plan, jobs: 2)
         let r = try #require(report.results.first { $0.status == .unreadable })
         #expect(report.counts.unreadable == 1)
-        #expect(r.id == s.plan.items[3].variant.id)
+        #expect(r.id == s.plan.items[3].variant.variantID)
         #expect(r.baseline == file.path)
         #expect(r.message?.lowercased().contains(reason) == true, "\(r.message ?? "nil")")
         if kind == "bad-deflate" {

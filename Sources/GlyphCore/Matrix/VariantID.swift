@@ -19,7 +19,8 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
     public var scale: String
     /// Whether the text had all six parts (ids read back from files may not).
     public private(set) var isComplete: Bool
-    /// The text of an incomplete id, as read: it is written back as it was.
+    /// The text of an id read from text that its parts would not spell again (an incomplete id, or a
+    /// scale without its `x`), as read: it is written back as it was.
     private var text: String?
 
     public init(preset: String, component: String, dynamicType: String, theme: String, state: String, scale: String) {
@@ -49,10 +50,10 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
         if scale.hasSuffix("x") { scale.removeLast() }
         self.init(preset: part(0), component: part(1), dynamicType: part(2), theme: part(3), state: part(4), scale: scale)
         isComplete = parts.count == 6 && tail.count == 2
-        if !isComplete { self.text = text }
+        if !isComplete || description != text { self.text = text }
     }
 
-    /// The id as files and reports spell it (an incomplete id as it was read).
+    /// The id as files and reports spell it (an id read from text, as it was read).
     public var description: String { text ?? "\(preset)/\(component)/\(dynamicType)/\(theme)/\(state)@\(scale)x" }
 
     /// The id without the display scale: the same picture at every scale.
@@ -95,6 +96,19 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
 /// An id written as text (a test's expectation, an accepted finding's pattern) is read as `init(parsing:)` reads it.
 extension VariantID: ExpressibleByStringInterpolation {
     public init(stringLiteral value: String) { self.init(parsing: value) }
+}
+
+/// An id in a file is its text (`description`), read back as `init(parsing:)` reads it: an
+/// incomplete id (a stale baseline's path) is written back as it was read.
+extension VariantID: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(parsing: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
+    }
 }
 
 extension Variant {
