@@ -5,6 +5,7 @@ import Testing
 @testable import GlyphCore
 @testable import GlyphRender
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 @Suite("Scene: what a variant draws, resolved once")
 struct SceneTests {

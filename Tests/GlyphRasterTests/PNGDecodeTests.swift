@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GlyphCore
+@testable import GlyphColor
 @testable import GlyphRaster
 import GlyphTestSupport
 

@@ -7,6 +7,7 @@ import Testing
 @testable import GlyphReport
 @testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphSnapshotTestSupport
 
 // The renderer fingerprint of a snapshot folder (renderer.json): what it records, how it is read
 // and compared, and how it decides between an exact and a tolerant comparison.
