@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GlyphCore
+import GlyphCore
 
 // How findings print measured shares against their thresholds.
 

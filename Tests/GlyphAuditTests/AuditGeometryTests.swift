@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphCore
+import GlyphAudit
+import GlyphCore
 import GlyphRenderTestSupport
 
 // Rules on layout geometry: clipping (known geometry → known overflow per side), Dynamic Type

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphCore
-@testable import GlyphPipeline
-@testable import GlyphRender
+import GlyphAudit
+import GlyphCore
+import GlyphPipeline
+import GlyphRender
 import GlyphTestSupport
 
 // Rule cases as files, one parameterised test for all of them (like resvg's tests: a folder per

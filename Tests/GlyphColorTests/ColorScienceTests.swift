@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import GlyphColor
+import GlyphColor
 import GlyphTestSupport
 
 // Every expected number in this file comes either from the reference data in

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import GlyphCore
-@testable import GlyphRender
+import GlyphCore
+import GlyphRender
 
 @Suite("Plan and shards")
 struct PlanTests {

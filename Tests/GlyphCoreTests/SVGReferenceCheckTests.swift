@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphRaster
-@testable import GlyphRender
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
 
 // The SVG reference check (issue 9, item 3): what librsvg would read, refused before it reads it.

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
+import GlyphColor
+import GlyphCore
+import GlyphExport
+import GlyphPipeline
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
 import GlyphRenderTestSupport
 

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphCore
-@testable import GlyphPipeline
-@testable import GlyphRender
+import GlyphAudit
+import GlyphCore
+import GlyphPipeline
+import GlyphRender
 import GlyphTestSupport
 
 /// A small spec written to a fresh temporary folder (with SVG images beside it when given), loaded,

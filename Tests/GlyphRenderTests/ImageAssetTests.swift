@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
+import GlyphAudit
+import GlyphCore
+import GlyphExport
+import GlyphPipeline
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
 
 extension TempFolder {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphCore
-@testable import GlyphRender
+import GlyphAudit
+import GlyphCore
+import GlyphRender
 import GlyphTestSupport
 import GlyphRenderTestSupport
 

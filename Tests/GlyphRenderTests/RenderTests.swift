@@ -1,10 +1,10 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphRaster
-@testable import GlyphRender
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
 import GlyphRenderTestSupport
 

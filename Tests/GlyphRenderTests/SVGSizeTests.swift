@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphRaster
-@testable import GlyphRender
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
 import GlyphRenderTestSupport
 

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import GlyphCore
-@testable import GlyphRaster
-@testable import GlyphRender
+import GlyphCore
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
 
 @Suite("The renderer still produces the built-in baselines in snapshots/")

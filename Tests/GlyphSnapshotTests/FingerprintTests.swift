@@ -1,11 +1,11 @@
 import Foundation
 import Testing
-@testable import GlyphCore
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import GlyphCore
+import GlyphPipeline
+import GlyphRaster
+import GlyphRender
+import GlyphReport
+import GlyphSnapshot
 import GlyphTestSupport
 import GlyphSnapshotTestSupport
 

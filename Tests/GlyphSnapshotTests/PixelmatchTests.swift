@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import GlyphCore
-@testable import GlyphRaster
-@testable import GlyphSnapshot
+import GlyphCore
+import GlyphRaster
+import GlyphSnapshot
 import GlyphTestSupport
 
 // Conformance of `Pixelmatch` with pixelmatch v6.0.0, driven by the upstream fixtures in
