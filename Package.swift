@@ -4,7 +4,10 @@ import PackageDescription
 /// Swift 6 mode; in release builds the optimizer may inline across the targets (the colour science
 /// and the pixel accessors sit in lower targets than the loops that call them).
 let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
-/// Every library target, for the CLI and the tests that use them all.
+/// The test targets and their helpers also refuse a use of a member of a module the file does not
+/// import (SE-0444), so that each file's imports, and each test target's dependencies, stay honest.
+let swift6Tests: [SwiftSetting] = swift6 + [.enableUpcomingFeature("MemberImportVisibility")]
+/// Every library target, for the CLI.
 let libraries: [Target.Dependency] = ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot",
                                       "GlyphReport", "GlyphExport", "GlyphPipeline"]
 
@@ -83,27 +86,49 @@ let package = Package(
             dependencies: ["GlyphCore", "GlyphRaster", "GlyphRender"],
             swiftSettings: swift6 + [.enableExperimentalFeature("Extern")]
         ),
-        // Helpers the test targets share: temporary folders, small specs, audit scenes, the fixtures'
-        // paths (Tests/Fixtures), PNG writing, pixel edits, schema validation.
-        .target(
-            name: "GlyphTestSupport",
-            dependencies: libraries,
-            path: "Tests/GlyphTestSupport",
-            swiftSettings: swift6
-        ),
+        // Helpers the test targets share, split by what they need so that a low library's tests do not
+        // link the renderer. GlyphTestSupport: temporary folders, small specs, the fixtures' paths
+        // (Tests/Fixtures), PNG bytes, schema validation. GlyphRenderTestSupport: specs loaded with their
+        // images, and audit scenes (laid out, rendered and given the pipeline's drawing).
+        // GlyphSnapshotTestSupport: pixel edits the comparator must catch or explain.
+        .target(name: "GlyphTestSupport", path: "Tests/GlyphTestSupport",
+                swiftSettings: swift6Tests),
+        .target(name: "GlyphRenderTestSupport",
+                dependencies: ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphPipeline", "GlyphTestSupport"],
+                path: "Tests/GlyphRenderTestSupport", swiftSettings: swift6Tests),
+        .target(name: "GlyphSnapshotTestSupport", dependencies: ["GlyphRaster", "GlyphSnapshot"],
+                path: "Tests/GlyphSnapshotTestSupport", swiftSettings: swift6Tests),
         // One test target per library target, with the tests of that library (Tests/<name>), and the
-        // command line's own end-to-end tests of the built binary (glyphauditTests). Each depends on
-        // what its files import (most files import every library, @testable, and GlyphTestSupport).
-        .testTarget(name: "GlyphColorTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
-        .testTarget(name: "GlyphCoreTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
-        .testTarget(name: "GlyphRasterTests", dependencies: ["GlyphCore", "GlyphRaster", "GlyphTestSupport"], swiftSettings: swift6),
-        .testTarget(name: "GlyphAuditTests", dependencies: libraries + ["GlyphTestSupport", "CCairo"], swiftSettings: swift6),
-        .testTarget(name: "GlyphRenderTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
-        .testTarget(name: "GlyphSnapshotTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
-        .testTarget(name: "GlyphReportTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
-        .testTarget(name: "GlyphExportTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
-        .testTarget(name: "GlyphPipelineTests", dependencies: libraries + ["GlyphTestSupport"], swiftSettings: swift6),
+        // command line's own end-to-end tests of the built binary (glyphauditTests). Each declares
+        // exactly what its files import (scripts/check-targets), each file importing what it uses.
+        .testTarget(name: "GlyphColorTests",
+                    dependencies: ["GlyphColor", "GlyphCore", "GlyphAudit", "GlyphTestSupport", "GlyphRenderTestSupport"],
+                    swiftSettings: swift6Tests),
+        .testTarget(name: "GlyphCoreTests",
+                    dependencies: ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphTestSupport", "GlyphRenderTestSupport"],
+                    swiftSettings: swift6Tests),
+        .testTarget(name: "GlyphRasterTests", dependencies: ["GlyphColor", "GlyphRaster", "GlyphTestSupport"],
+                    swiftSettings: swift6Tests),
+        .testTarget(name: "GlyphAuditTests",
+                    dependencies: ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphReport", "GlyphPipeline", "GlyphTestSupport", "GlyphRenderTestSupport", "CCairo"],
+                    swiftSettings: swift6Tests),
+        .testTarget(name: "GlyphRenderTests",
+                    dependencies: ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphExport", "GlyphPipeline", "GlyphTestSupport", "GlyphRenderTestSupport"],
+                    swiftSettings: swift6Tests),
+        .testTarget(name: "GlyphSnapshotTests",
+                    dependencies: ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphRender", "GlyphSnapshot", "GlyphReport", "GlyphPipeline", "GlyphTestSupport", "GlyphSnapshotTestSupport"],
+                    swiftSettings: swift6Tests),
+        .testTarget(name: "GlyphReportTests", dependencies: ["GlyphCore", "GlyphAudit", "GlyphSnapshot", "GlyphReport", "GlyphTestSupport"],
+                    swiftSettings: swift6Tests),
+        .testTarget(name: "GlyphExportTests",
+                    dependencies: ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphRender", "GlyphExport", "GlyphPipeline", "GlyphTestSupport", "GlyphRenderTestSupport"],
+                    swiftSettings: swift6Tests),
+        .testTarget(name: "GlyphPipelineTests",
+                    dependencies: ["GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphReport", "GlyphPipeline", "GlyphTestSupport", "GlyphSnapshotTestSupport"],
+                    swiftSettings: swift6Tests),
         // The CLI's tests run the built binary; they also import it to check its option tables.
-        .testTarget(name: "glyphauditTests", dependencies: libraries + ["GlyphTestSupport", "glyphaudit"], swiftSettings: swift6),
+        .testTarget(name: "glyphauditTests",
+                    dependencies: ["GlyphColor", "GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphReport", "GlyphPipeline", "GlyphTestSupport", "GlyphSnapshotTestSupport", "glyphaudit"],
+                    swiftSettings: swift6Tests),
     ]
 )

@@ -1,15 +1,11 @@
 import Foundation
 import Testing
 @testable import GlyphAudit
-@testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
 @testable import GlyphPipeline
-@testable import GlyphRaster
 @testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 // The engine with `.glyphaudit.json`: severities, thresholds, unknown keys, and accepted findings.
 

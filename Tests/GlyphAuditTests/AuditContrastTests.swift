@@ -3,13 +3,8 @@ import Testing
 @testable import GlyphAudit
 @testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 // `nontext-contrast` and `text-contrast`: ratios from authored colours compared with the reference
 // vectors in Tests/Fixtures/reference/contrast-vectors.json (never rounded), the large-text rule, the

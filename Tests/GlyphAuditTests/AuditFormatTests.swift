@@ -1,15 +1,6 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
-import GlyphTestSupport
+import GlyphCore
 
 // How findings print measured shares against their thresholds.
 

@@ -1,15 +1,8 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
-import GlyphTestSupport
+import GlyphAudit
+import GlyphCore
+import GlyphRenderTestSupport
 
 // Rules on layout geometry: clipping (known geometry → known overflow per side), Dynamic Type
 // scaling, and target size with 2.5.8's spacing exception. (image-aspect measures pixels: ImageAspectTests.swift.)

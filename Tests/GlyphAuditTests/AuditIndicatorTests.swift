@@ -2,14 +2,7 @@ import Foundation
 import Testing
 @testable import GlyphAudit
 @testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
-import GlyphTestSupport
+import GlyphRenderTestSupport
 
 // nontext-contrast for original-colour images: the pixels that change between two states (the
 // tick, the dot, the fill) must reach 3:1 against the colours next to them, not only the image's

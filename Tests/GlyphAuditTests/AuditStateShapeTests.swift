@@ -3,13 +3,10 @@ import Testing
 @testable import GlyphAudit
 @testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
 @testable import GlyphRaster
 @testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 // `state-shape`: the cases the issue lists, each drawn as a small spec (or an SVG image set) at
 // three Dynamic Type sizes and three display scales, so every pair is checked 9 times.

@@ -1,15 +1,9 @@
 import Foundation
 import Testing
 @testable import GlyphAudit
-@testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
 @testable import GlyphReport
-@testable import GlyphSnapshot
-import GlyphTestSupport
+import GlyphRenderTestSupport
 
 /// A finding that holds at some Dynamic Type sizes only covers those variants, although its id has
 /// `*` for the size: the contact sheet outlines, JUnit failures and the report's filters depend on it.

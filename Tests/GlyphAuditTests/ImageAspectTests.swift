@@ -4,13 +4,11 @@ import Testing
 @testable import GlyphAudit
 @testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
 @testable import GlyphPipeline
 @testable import GlyphRaster
 @testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 // image-aspect measures what is drawn: the ink of the image in the render against the ink of the SVG
 // rendered alone. `"contentMode": "scaleToFill"` draws the real-world mistake (a stretched image).

@@ -1,14 +1,9 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import GlyphAudit
+import GlyphCore
+import GlyphPipeline
+import GlyphRender
 import GlyphTestSupport
 
 // Rule cases as files, one parameterised test for all of them (like resvg's tests: a folder per

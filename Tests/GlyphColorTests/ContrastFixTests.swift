@@ -3,13 +3,8 @@ import Testing
 @testable import GlyphAudit
 @testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 // The colour a contrast finding suggests: checked with a WCAG 2 ratio written here from the
 // reference README's formula (not the library's), against the reference vectors, against a brute

@@ -1,15 +1,11 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
 @testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
 @testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
 @testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 /// The strict JSON reader against RFC 8259's grammar, and the limits every input passes
 /// (docs/limits.md). The reproducers of Tests/Fixtures/bad-input are run through the CLI in

@@ -1,46 +1,13 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
 
 // The SVG reference check (issue 9, item 3): what librsvg would read, refused before it reads it.
 // The reproducers are `Tests/Fixtures/bad-input/{02,06,10}-*`.
-
-/// `Tests/Fixtures/bad-input/<folder starting with prefix>`, copied into a writable temp folder
-/// (the checkout's copy stays untouched).
-func badInputFixture(_ prefix: String) throws -> TempFolder {
-    let root = TestPaths.fixture("bad-input")
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-    let name = try #require(names.first { $0.hasPrefix(prefix) }, "no \(prefix)-* in \(root.path)")
-    let source = root.appendingPathComponent(name)
-    let copy = TempFolder()
-    let files = try #require(FileManager.default.enumerator(atPath: source.path))
-    for case let relative as String in files {
-        var isFolder: ObjCBool = false
-        let from = source.appendingPathComponent(relative)
-        guard FileManager.default.fileExists(atPath: from.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-        copy.write(relative, try Data(contentsOf: from))
-    }
-    return copy
-}
-
-extension TempFolder {
-    @discardableResult
-    func write(_ name: String, _ data: Data) -> URL {
-        let file = url.appendingPathComponent(name)
-        try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try! data.write(to: file)
-        return file
-    }
-}
 
 @Suite("SVG reference check: nothing librsvg would read outside the SVG's folder")
 struct SVGReferenceCheckTests {

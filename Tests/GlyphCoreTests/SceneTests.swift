@@ -1,10 +1,11 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphRender
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphRender
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 @Suite("Scene: what a variant draws, resolved once")
 struct SceneTests {

@@ -1,15 +1,11 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
 @testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
 @testable import GlyphRaster
 @testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 @Suite("Spec and tokens")
 struct SpecTests {

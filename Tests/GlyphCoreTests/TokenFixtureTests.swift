@@ -3,13 +3,9 @@ import Testing
 @testable import GlyphAudit
 @testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
 @testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 // The real token files in Tests/Fixtures/tokens/ against its expected.json (computed
 // independently with coloraide 8.13.1; see its README): every `value` reached to the 8-bit channel

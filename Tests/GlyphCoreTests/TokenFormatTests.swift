@@ -3,13 +3,8 @@ import Testing
 @testable import GlyphAudit
 @testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 // Token-file constructs beyond the shared fixtures: CSS Color 4 conversions against values worked
 // out by hand (or given by the DTCG colour module's own examples), Tokens Studio's colour modifiers

@@ -1,15 +1,13 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import GlyphColor
+import GlyphCore
+import GlyphExport
+import GlyphPipeline
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 /// The asset catalog, read back from disk: what Xcode would see.
 @Suite("Export: the .xcassets catalog")

@@ -1,15 +1,14 @@
 import Foundation
 import Testing
 @testable import GlyphAudit
-@testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
 @testable import GlyphPipeline
 @testable import GlyphRaster
 @testable import GlyphRender
 @testable import GlyphReport
 @testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphSnapshotTestSupport
 
 /// The library pipeline against the whole-matrix path it replaced: streaming one component at a
 /// time must find what auditing every render at once finds, compare as the checker does alone, and

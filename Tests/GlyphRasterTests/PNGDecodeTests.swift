@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import GlyphCore
-@testable import GlyphRaster
+import GlyphColor
+import GlyphRaster
 import GlyphTestSupport
 
 /// PNGs decode exactly (baselines, `diff` inputs, a spec's PNG images): every colour type and bit depth, palettes and grey with

@@ -1,23 +1,14 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
+import GlyphAudit
+import GlyphCore
+import GlyphExport
+import GlyphPipeline
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
 
 extension TempFolder {
-    @discardableResult
-    func write(_ name: String, data: Data) -> URL {
-        let file = url.appendingPathComponent(name)
-        try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try! data.write(to: file)
-        return file
-    }
-
     func link(_ name: String, to target: String) throws {
         let file = url.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -112,10 +103,10 @@ struct ImageAssetTests {
     @Test("@2x and @3x siblings are drawn at their display scale; the size in points is pixels / scale")
     func siblings() throws {
         let f = TempFolder()
-        f.write("on.png", data: Self.solid(20, 20, Self.red))
-        f.write("on@2x.png", data: Self.solid(40, 40, Self.green))
-        f.write("on@3x.png", data: Self.solid(60, 60, Self.blue))
-        for (name, w) in [("off.png", 20), ("off@2x.png", 40), ("off@3x.png", 60)] { f.write(name, data: Self.solid(w, w, Self.grey)) }
+        f.write("on.png", Self.solid(20, 20, Self.red))
+        f.write("on@2x.png", Self.solid(40, 40, Self.green))
+        f.write("on@3x.png", Self.solid(60, 60, Self.blue))
+        for (name, w) in [("off.png", 20), ("off@2x.png", 40), ("off@3x.png", 60)] { f.write(name, Self.solid(w, w, Self.grey)) }
         let spec = try load(Self.spec(), f)
         #expect(spec.warnings.isEmpty, "\(spec.warnings)")
         let on = try #require(spec.images?.on as? ImageAsset)
@@ -133,9 +124,9 @@ struct ImageAssetTests {
     @Test("a missing scale draws the nearest larger one scaled down, else the largest smaller scaled up, with a warning")
     func missingScale() throws {
         let f = TempFolder()
-        f.write("on.png", data: Self.solid(20, 20, Self.red))
-        f.write("on@3x.png", data: Self.solid(60, 60, Self.blue))
-        for (name, w) in [("off.png", 20), ("off@2x.png", 40), ("off@3x.png", 60)] { f.write(name, data: Self.solid(w, w, Self.grey)) }
+        f.write("on.png", Self.solid(20, 20, Self.red))
+        f.write("on@3x.png", Self.solid(60, 60, Self.blue))
+        for (name, w) in [("off.png", 20), ("off@2x.png", 40), ("off@3x.png", 60)] { f.write(name, Self.solid(w, w, Self.grey)) }
         let spec = try load(Self.spec(), f)
         #expect(spec.warnings.count == 1)
         let w = try #require(spec.warnings.first)
@@ -146,9 +137,9 @@ struct ImageAssetTests {
 
         // Nothing larger: the largest smaller one, scaled up.
         let g = TempFolder()
-        g.write("on.png", data: Self.solid(20, 20, Self.red))
-        g.write("on@2x.png", data: Self.solid(40, 40, Self.green))
-        g.write("off@2x.png", data: Self.solid(40, 40, Self.grey))
+        g.write("on.png", Self.solid(20, 20, Self.red))
+        g.write("on@2x.png", Self.solid(40, 40, Self.green))
+        g.write("off@2x.png", Self.solid(40, 40, Self.grey))
         let up = try load(Self.spec(off: "off@2x.png"), g)
         let messages = up.warnings.map { "\($0.keyPath ?? ""): \($0.message)" }
         #expect(messages == ["images.on: no on@3x.png next to on.png: @3x draws on@2x.png scaled up 1.5×",
@@ -165,9 +156,9 @@ struct ImageAssetTests {
     @Test("files of one image that disagree on their size in points are a warning")
     func sizeMismatch() throws {
         let f = TempFolder()
-        f.write("on.png", data: Self.solid(20, 20, Self.red))
-        f.write("on@2x.png", data: Self.solid(44, 40, Self.green))
-        f.write("off.png", data: Self.solid(20, 20, Self.grey))
+        f.write("on.png", Self.solid(20, 20, Self.red))
+        f.write("on@2x.png", Self.solid(44, 40, Self.green))
+        f.write("off.png", Self.solid(20, 20, Self.grey))
         let spec = try load(Self.spec(scales: [1, 2]), f)
         let messages = spec.warnings.filter { $0.keyPath == "images.on" }.map(\.message)
         #expect(messages == ["on.png is 20 × 20 px, 20 × 20 pt at @1x, but on@2x.png is 22 × 20 pt: the files of one image should "
@@ -189,8 +180,8 @@ struct ImageAssetTests {
     func templateCoverage() throws {
         let f = TempFolder()
         let (png, s) = Self.noiseWithAlpha()
-        f.write("on.png", data: png)
-        f.write("off.png", data: png)
+        f.write("on.png", png)
+        f.write("off.png", png)
         let spec = try load(Self.spec(template: true, scales: [1], themes: ##"{ "default": { "surface": "#FFFFFF", "tint": "#0000FF" } }"##), f)
         let plan = try Plan(specs: [spec])
         let item = try #require(plan.items.first { $0.variant.state == .checked })
@@ -213,8 +204,8 @@ struct ImageAssetTests {
     func originalPixels() throws {
         let f = TempFolder()
         let (png, s) = Self.noiseWithAlpha()
-        f.write("on.png", data: png)
-        f.write("off.png", data: png)
+        f.write("on.png", png)
+        f.write("off.png", png)
         let spec = try load(Self.spec(template: false, scales: [1]), f)
         let item = try #require(try Plan(specs: [spec]).items.first { $0.variant.state == .checked })
         let rect = try #require(item.layout.image)
@@ -249,7 +240,7 @@ struct ImageAssetTests {
             for scale in [1, 2, 3] {
                 let px = Int(box) * scale
                 let png = try Renderer.raster(svg: SVGDocument.of(doc), width: px, height: px).pngData()
-                f.write("images/rvs-checkbox/\(key)\(scale == 1 ? "" : "@\(scale)x").png", data: png)
+                f.write("images/rvs-checkbox/\(key)\(scale == 1 ? "" : "@\(scale)x").png", png)
             }
         }
         let text = try String(contentsOf: f.url.appendingPathComponent("rvs-checkbox.json"), encoding: .utf8)
@@ -302,11 +293,11 @@ struct ImageAssetTests {
         var entries: [String] = []
         for s in 1...3 {
             let file = "\(name)\(s == 1 ? "" : "@\(s)x").png"
-            f.write("A.xcassets/\(name).imageset/\(file)", data: solid(20 * s, 20 * s, colour))
+            f.write("A.xcassets/\(name).imageset/\(file)", solid(20 * s, 20 * s, colour))
             entries.append(entry(file, scale: "\(s)x"))
             if let dark {
                 let d = "\(name)-dark\(s == 1 ? "" : "@\(s)x").png"
-                f.write("A.xcassets/\(name).imageset/\(d)", data: solid(20 * s, 20 * s, dark))
+                f.write("A.xcassets/\(name).imageset/\(d)", solid(20 * s, 20 * s, dark))
                 entries.append(entry(d, scale: "\(s)x", dark: true))
             }
         }
@@ -396,15 +387,15 @@ struct ImageAssetTests {
     @Test("an iphone entry is preferred to a universal one; other idioms are left out")
     func idioms() throws {
         let f = TempFolder()
-        f.write("A.xcassets/i.imageset/u.png", data: Self.solid(20, 20, Self.red))
-        f.write("A.xcassets/i.imageset/p.png", data: Self.solid(20, 20, Self.green))
-        f.write("A.xcassets/i.imageset/pad.png", data: Self.solid(20, 20, Self.blue))
+        f.write("A.xcassets/i.imageset/u.png", Self.solid(20, 20, Self.red))
+        f.write("A.xcassets/i.imageset/p.png", Self.solid(20, 20, Self.green))
+        f.write("A.xcassets/i.imageset/pad.png", Self.solid(20, 20, Self.blue))
         f.write("A.xcassets/i.imageset/Contents.json", Self.contents([Self.entry("u.png", scale: "1x"), Self.entry("pad.png", scale: "1x", idiom: "ipad"),
                                                                       Self.entry("p.png", scale: "1x", idiom: "iphone"), Self.entry(nil, scale: "2x")]))
         Self.imageSet(f, "off", Self.grey)
         let spec = try load(Self.spec(on: "A.xcassets/i.imageset", off: "A.xcassets/off.imageset", scales: [1]), f)
         #expect(try centre(spec, state: .checked, scale: 1) == [0, 255, 0, 255])
-        f.write("A.xcassets/ipad.imageset/pad.png", data: Self.solid(20, 20, Self.blue))
+        f.write("A.xcassets/ipad.imageset/pad.png", Self.solid(20, 20, Self.blue))
         f.write("A.xcassets/ipad.imageset/Contents.json", Self.contents([Self.entry("pad.png", scale: "1x", idiom: "ipad")]))
         let none = try #require(failure(Self.spec(on: "A.xcassets/ipad.imageset", off: "A.xcassets/off.imageset", scales: [1]), f))
         #expect(none.message.hasSuffix("ipad.imageset/Contents.json: no file for iPhone: no universal or iphone entry names a file "
@@ -415,7 +406,7 @@ struct ImageAssetTests {
     func badContents() throws {
         let f = TempFolder()
         Self.imageSet(f, "off", Self.grey)
-        f.write("A.xcassets/x.imageset/a.png", data: Self.solid(20, 20, Self.red))
+        f.write("A.xcassets/x.imageset/a.png", Self.solid(20, 20, Self.red))
         let cases: [(String, String)] = [
             (Self.contents([Self.entry("a.png", scale: "4x")]), #"Contents.json:3: images[0].scale: unknown scale "4x"; expected "1x", "2x" or "3x""#),
             (#"{ "colors" : [ ], "info" : { } }"#, #"Contents.json:1: colors: unknown key "colors"; valid keys here: images, info, properties"#),
@@ -498,9 +489,9 @@ struct ImageAssetTests {
     @Test("an image outside the spec's folder and its asset roots is refused, also through a symbolic link")
     func escapes() throws {
         let root = TempFolder()
-        root.write("icons/on.png", data: Self.solid(20, 20, Self.red))
-        root.write("icons/off.png", data: Self.solid(20, 20, Self.grey))
-        root.write("secret/x.png", data: Self.solid(20, 20, Self.blue))
+        root.write("icons/on.png", Self.solid(20, 20, Self.red))
+        root.write("icons/off.png", Self.solid(20, 20, Self.grey))
+        root.write("secret/x.png", Self.solid(20, 20, Self.blue))
         let specFolder = root.url.appendingPathComponent("spec").path
         let icons = root.url.appendingPathComponent("icons").path
 

@@ -1,11 +1,10 @@
 import Foundation
-import GlyphTestSupport
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphRaster
-@testable import GlyphRender
+import GlyphAudit
+import GlyphCore
+import GlyphRender
+import GlyphTestSupport
+import GlyphRenderTestSupport
 
 // Image switches (`"control": "switch"` with `images.off` / `images.on`): the toggle icons of the
 // real icon sets in Tests/Fixtures/icons (material, bootstrap, lucide, fluent), audited as a

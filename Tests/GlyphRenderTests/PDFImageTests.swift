@@ -1,7 +1,5 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
 @testable import GlyphCore
 @testable import GlyphExport
 @testable import GlyphPipeline
@@ -68,7 +66,7 @@ struct PDFImageTests {
         }
         // Drawn onto a PDF surface it stays a vector: cairo's output holds the path, not an image.
         let f = TempFolder()
-        f.write("half.pdf", data: Self.halfBlue)
+        f.write("half.pdf", Self.halfBlue)
         ImageAssetTests.imageSet(f, "off", ImageAssetTests.grey)
         let spec = try load(Self.spec(on: "half.pdf", off: "A.xcassets/off.imageset"), f)
         #expect(spec.warnings.isEmpty, "\(spec.warnings)")
@@ -104,7 +102,7 @@ struct PDFImageTests {
     func badPDFs() throws {
         let f = TempFolder()
         ImageAssetTests.imageSet(f, "off", ImageAssetTests.grey)
-        f.write("two.pdf", data: Self.pdf(width: 30, height: 10, content: "0 0 1 rg 0 0 30 10 re f", pages: 2))
+        f.write("two.pdf", Self.pdf(width: 30, height: 10, content: "0 0 1 rg 0 0 30 10 re f", pages: 2))
         let two = try load(Self.spec(on: "two.pdf", off: "A.xcassets/off.imageset"), f)
         #expect(two.warnings.map(\.message) == ["\(f.url.path)/two.pdf has 2 pages; its first page is drawn (as Xcode draws it)"],
                 "\(two.warnings)")
@@ -122,7 +120,7 @@ struct PDFImageTests {
             ("locked.pdf", Self.encrypted, "the PDF is encrypted with a password; glyphaudit does not open it"),
         ]
         for (name, data, words) in cases {
-            f.write(name, data: data)
+            f.write(name, data)
             let e = try #require(failure(Self.spec(on: name, off: "A.xcassets/off.imageset"), f), "\(name) accepted")
             #expect(e.file.hasSuffix("spec.json") && e.keyPath == "images.on", "\(e)")
             #expect(e.message.hasPrefix("\(f.url.path)/\(name): \(words)"), "\(name): \(e.message)")
@@ -165,8 +163,8 @@ struct PDFImageTests {
         let vector = #""preserves-vector-representation" : true"#
         // 20 × 20 pt, blue.
         let blue = Self.pdf(width: 20, height: 20, content: "0 0 1 rg 0 0 20 20 re f")
-        f.write("A.xcassets/v.imageset/v.pdf", data: blue)
-        for s in 1...3 { f.write("A.xcassets/v.imageset/v\(s)x.png", data: ImageAssetTests.solid(20 * s, 20 * s, ImageAssetTests.red)) }
+        f.write("A.xcassets/v.imageset/v.pdf", blue)
+        for s in 1...3 { f.write("A.xcassets/v.imageset/v\(s)x.png", ImageAssetTests.solid(20 * s, 20 * s, ImageAssetTests.red)) }
         let entries = [ImageAssetTests.entry("v.pdf")] + (1...3).map { ImageAssetTests.entry("v\($0)x.png", scale: "\($0)x") }
         func centre(_ spec: Spec, _ scale: Int) throws -> [UInt8] { try ImageAssetTests().centre(spec, state: .checked, scale: scale) }
 
@@ -200,7 +198,7 @@ struct PDFImageTests {
                                                                                  properties: vector + #", "template-rendering-intent" : "template""#))
         f.write("A.xcassets/t.imageset/Contents.json", ImageAssetTests.contents([ImageAssetTests.entry("t.pdf")],
                                                                                  properties: vector + #", "template-rendering-intent" : "template""#))
-        f.write("A.xcassets/t.imageset/t.pdf", data: Self.halfBlue)
+        f.write("A.xcassets/t.imageset/t.pdf", Self.halfBlue)
         let tinted = try load(Self.spec(on: "A.xcassets/v.imageset", off: "A.xcassets/t.imageset", template: nil,
                                         themes: ##"{ "default": { "surface": "#FFFFFF", "tint": "#FF8000" } }"##), f)
         #expect(tinted.images?.template == true && tinted.warnings.isEmpty, "\(tinted.warnings)")

@@ -1,15 +1,12 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import GlyphAudit
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 @Suite("Rendering: geometry read back from pixels")
 struct RenderTests {

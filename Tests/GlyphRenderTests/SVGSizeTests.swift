@@ -1,15 +1,11 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import GlyphColor
+import GlyphCore
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
+import GlyphRenderTestSupport
 
 // An SVG is sized as rsvg-convert sizes it: width and height, else the viewBox (with one absolute length,
 // the viewBox's aspect); one with neither has no size and is refused, never drawn as nothing.

@@ -1,13 +1,12 @@
 import Foundation
-import GlyphTestSupport
 import Testing
 @testable import GlyphAudit
-@testable import GlyphColor
 @testable import GlyphCore
 @testable import GlyphReport
-@testable import GlyphSnapshot
 #if canImport(FoundationXML)
 import FoundationXML
+@testable import GlyphSnapshot
+import GlyphTestSupport
 #endif
 
 // The reports a CI reads — junit.xml, results.sarif, summary.md and the workflow annotations —

@@ -4,7 +4,6 @@ import Testing
 @testable import GlyphCore
 @testable import GlyphReport
 @testable import GlyphSnapshot
-import GlyphTestSupport
 
 /// The HTML report's page: pictures at their point size in scroll boxes, the picture viewer's data,
 /// skip links, the snapshot groups, and byte-identical output. (How the page lays out and what axe-core

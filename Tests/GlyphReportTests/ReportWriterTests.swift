@@ -1,17 +1,11 @@
 import Foundation
 import Testing
 @testable import GlyphAudit
-@testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
 @testable import GlyphReport
-@testable import GlyphSnapshot
 #if canImport(FoundationXML)
 import FoundationXML
-import GlyphTestSupport
+@testable import GlyphSnapshot
 #endif
 
 // The machine-readable reports (SARIF here; JUnit, Markdown and GitHub annotations in

@@ -1,14 +1,8 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import GlyphCore
+import GlyphRaster
+import GlyphRender
 import GlyphTestSupport
 
 @Suite("The renderer still produces the built-in baselines in snapshots/")

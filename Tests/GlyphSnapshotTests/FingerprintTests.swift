@@ -1,12 +1,13 @@
 import Foundation
 import Testing
-@testable import GlyphCore
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import GlyphCore
+import GlyphPipeline
+import GlyphRaster
+import GlyphRender
+import GlyphReport
+import GlyphSnapshot
 import GlyphTestSupport
+import GlyphSnapshotTestSupport
 
 // The renderer fingerprint of a snapshot folder (renderer.json): what it records, how it is read
 // and compared, and how it decides between an exact and a tolerant comparison.

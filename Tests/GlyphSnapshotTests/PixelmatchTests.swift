@@ -1,14 +1,8 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import GlyphCore
+import GlyphRaster
+import GlyphSnapshot
 import GlyphTestSupport
 
 // Conformance of `Pixelmatch` with pixelmatch v6.0.0, driven by the upstream fixtures in

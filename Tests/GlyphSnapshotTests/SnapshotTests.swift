@@ -1,15 +1,13 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
 @testable import GlyphColor
 @testable import GlyphCore
-@testable import GlyphExport
 @testable import GlyphPipeline
 @testable import GlyphRaster
 @testable import GlyphRender
-@testable import GlyphReport
 @testable import GlyphSnapshot
 import GlyphTestSupport
+import GlyphSnapshotTestSupport
 
 // Snapshot baselines: the store, the comparison with its gates, record / update / prune, stale
 // detection, unreadable baselines and the folder diff. Each test works on a small spec (8 variants)

@@ -1,13 +1,5 @@
 import Foundation
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import Testing
 
 /// A fresh temporary folder, removed when the value is released.
 public final class TempFolder {
@@ -21,31 +13,19 @@ public final class TempFolder {
     deinit { try? FileManager.default.removeItem(at: url) }
 
     @discardableResult
+    public func write(_ name: String, _ data: Data) -> URL {
+        let file = url.appendingPathComponent(name)
+        try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try! data.write(to: file)
+        return file
+    }
+
+    @discardableResult
     public func write(_ name: String, _ text: String) -> URL {
         let file = url.appendingPathComponent(name)
         try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try! Data(text.utf8).write(to: file)
         return file
-    }
-}
-
-/// Loads a spec written into a temp folder; returns the error when loading fails.
-public func loadSpec(_ json: String, files: [String: String] = [:], in folder: TempFolder = TempFolder()) -> Result<Spec, InputError> {
-    for (name, text) in files { folder.write(name, text) }
-    let url = folder.write("spec.json", json)
-    do { return .success(try Spec.load(contentsOf: url)) } catch { return .failure(error) }
-}
-
-extension Raster {
-    /// Bounding box (in pixels) of the pixels for which `test` holds: (minX, minY, maxX+1, maxY+1).
-    public func bounds(where test: (RGBA) -> Bool) -> (x0: Int, y0: Int, x1: Int, y1: Int)? {
-        var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
-        for y in 0..<height {
-            for x in 0..<width where test(color(x, y)) {
-                x0 = min(x0, x); y0 = min(y0, y); x1 = max(x1, x); y1 = max(y1, y)
-            }
-        }
-        return x1 < 0 ? nil : (x0, y0, x1 + 1, y1 + 1)
     }
 }
 
@@ -76,4 +56,22 @@ public func designSystemReadBack(catalog: String) -> String {
       "states": ["unchecked", "checked"],
       "themes": { "default": { "surface": "#FFFFFF" }, "inverse": { "surface": "#1B2A3A" } } }
     """
+}
+
+/// `Tests/Fixtures/bad-input/<folder starting with prefix>`, copied into a writable temp folder
+/// (the checkout's copy stays untouched).
+public func badInputFixture(_ prefix: String) throws -> TempFolder {
+    let root = TestPaths.fixture("bad-input")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+    let name = try #require(names.first { $0.hasPrefix(prefix) }, "no \(prefix)-* in \(root.path)")
+    let source = root.appendingPathComponent(name)
+    let copy = TempFolder()
+    let files = try #require(FileManager.default.enumerator(atPath: source.path))
+    for case let relative as String in files {
+        var isFolder: ObjCBool = false
+        let from = source.appendingPathComponent(relative)
+        guard FileManager.default.fileExists(atPath: from.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+        copy.write(relative, try Data(contentsOf: from))
+    }
+    return copy
 }

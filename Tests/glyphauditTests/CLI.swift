@@ -1,4 +1,5 @@
 import Foundation
+import GlyphTestSupport
 
 /// Runs the built `glyphaudit` binary (built by `swift build --build-tests`, as `make test` does).
 enum CLI {
@@ -58,23 +59,8 @@ enum CLI {
     }
 }
 
-/// A fresh empty folder with no repository around it.
-final class EmptyFolder {
-    let url: URL
-
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("glyphaudit-cli-\(UUID().uuidString)")
-        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func write(_ name: String, _ text: String) {
-        let file = url.appendingPathComponent(name)
-        try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try! Data(text.utf8).write(to: file)
-    }
-
+/// A fresh empty folder with no repository around it (TempFolder), as the CLI's tests list it.
+extension TempFolder {
     /// Every file below the folder, relative paths, sorted.
     func files(_ sub: String = "") -> [String] {
         let base = sub.isEmpty ? url : url.appendingPathComponent(sub)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GlyphTestSupport
 
 // `glyphaudit audit` and `glyphaudit rules`, run as the built binary from a fresh folder.
 
@@ -9,7 +10,7 @@ struct CLIAuditTests {
 
     @Test("the switch's light-grey off track fails the audit, grouped by preset and rule, then in detail")
     func switchFails() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let r = try CLI.run(Self.switchOnly, in: dir.url, environment: ["NO_COLOR": "1"])
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stdout.contains("off track #E9E9EA on #FFFFFF is 1.21:1, needs 3:1"))
@@ -22,7 +23,7 @@ struct CLIAuditTests {
 
     @Test("--fail-on decides the exit status")
     func failOn() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         #expect(try CLI.run(Self.switchOnly + ["--fail-on", "never"], in: dir.url).status == 0)
         #expect(try CLI.run(Self.switchOnly + ["--fail-on", "error"], in: dir.url).status == 1)
         #expect(try CLI.run(Self.switchOnly + ["--fail-on", "sometimes"], in: dir.url).status == 64)
@@ -38,7 +39,7 @@ struct CLIAuditTests {
 
     @Test("--json prints every finding with its numbers and source location")
     func json() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let r = try CLI.run(Self.switchOnly + ["--json"], in: dir.url)
         #expect(r.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
@@ -59,7 +60,7 @@ struct CLIAuditTests {
 
     @Test("--json writes a finding as report.json does: its Dynamic Type sizes, and criterion null for a platform rule")
     func jsonSizes() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let r = try CLI.run(["audit", "--preset", "swiftui-switch", "--only", "scale=1", "--only", "theme=default", "--json",
                              "--fail-on", "never"], in: dir.url)
         #expect(r.status == 0)
@@ -75,7 +76,7 @@ struct CLIAuditTests {
 
     @Test("an unknown key in .glyphaudit.json is bad input (exit 2) naming the file and the key path")
     func configUnknownKey() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         dir.write(".glyphaudit.json", #"{ "version": 1, "rules": { "state-shape": { "minShare": 0.2 } } }"#)
         let r = try CLI.run(Self.switchOnly, in: dir.url)
         #expect(r.status == 2)
@@ -91,7 +92,7 @@ struct CLIAuditTests {
 
     @Test("the configuration's severities apply: nontext-contrast as warnings no longer fails at error")
     func configSeverity() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         dir.write(".glyphaudit.json", #"{ "version": 1, "rules": { "nontext-contrast": "warning" } }"#)
         let r = try CLI.run(Self.switchOnly + ["--json"], in: dir.url)
         #expect(r.status == 0, "\(r.stderr)")
@@ -103,7 +104,7 @@ struct CLIAuditTests {
 
     @Test("a baseline accepts findings: --write-baseline, then --baseline passes, showing what it accepted and why")
     func baseline() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let w = try CLI.run(Self.switchOnly + ["--write-baseline", "accepted.json"], in: dir.url)
         #expect(w.status == 0, "\(w.stderr)")
         #expect(w.stderr.contains("wrote 7 accepted findings to accepted.json"), "\(w.stderr)")
@@ -132,7 +133,7 @@ struct CLIAuditTests {
 
     @Test("--evidence writes a picture for each finding and names it")
     func evidence() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let r = try CLI.run(["audit", "--preset", "rvs-checkbox", "--only", "dynamic-type=L", "--only", "scale=2",
                              "--evidence", "ev", "--json"], in: dir.url)
         #expect(r.status == 1)
@@ -145,7 +146,7 @@ struct CLIAuditTests {
 
     @Test("rules lists every rule; rules explain says what one checks, its threshold, criterion and fix")
     func rules() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let list = try CLI.run(["rules"], in: dir.url)
         #expect(list.status == 0)
         for id in ["state-shape", "nontext-contrast", "text-contrast", "clipping", "dynamic-type-scaling", "target-size", "image-aspect"] {

@@ -11,8 +11,8 @@ struct CLIBadInputTests {
     static let fixtures = TestPaths.fixture("bad-input")
 
     /// A writable copy of one reproducer folder (the checkout's copy stays untouched).
-    static func copy(_ name: String) throws -> EmptyFolder {
-        let folder = EmptyFolder()
+    static func copy(_ name: String) throws -> TempFolder {
+        let folder = TempFolder()
         let source = fixtures.appendingPathComponent(name)
         for file in try FileManager.default.contentsOfDirectory(atPath: source.path) {
             try FileManager.default.copyItem(at: source.appendingPathComponent(file), to: folder.url.appendingPathComponent(file))
@@ -60,7 +60,7 @@ struct CLIBadInputTests {
 
     @Test("04: a FIFO or a device is not a regular file: refused at once, as a diff input and as a baseline")
     func specialFiles() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let only = ["--preset", "swiftui-switch", "--only", "scale=1", "--only", "dynamic-type=L", "--only", "theme=default",
                     "--only", "state=on"]
         #expect(try CLI.run(["check", "--record", "--snapshots", "snaps"] + only, in: dir.url).status == 0)
@@ -143,7 +143,7 @@ struct CLIBadInputTests {
 
     @Test("11: a 20 MB spec is refused by its size before it is parsed")
     func hugeSpec() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         // The reproducer's shape: a valid spec whose description is a long array of zeros.
         let body = [UInt8]("{\"name\": \"t\", \"description\": [".utf8) + Array(repeating: UInt8(ascii: "0"), count: 1)
             + [UInt8](String(repeating: ",0", count: 10_000_000).utf8) + [UInt8]("]}".utf8)

@@ -1,6 +1,6 @@
 import Foundation
-import GlyphTestSupport
 import Testing
+import GlyphTestSupport
 
 // The reports a CI reads, as `glyphaudit run` writes them: on the built-in presets (reduced matrix)
 // with one baseline changed and one missing, and on a spec of one's own written out with

@@ -1,14 +1,7 @@
 import Foundation
-import GlyphAudit
-import GlyphColor
-import GlyphCore
-import GlyphExport
-import GlyphPipeline
 import GlyphRaster
-import GlyphRender
-import GlyphReport
-import GlyphSnapshot
 import Testing
+import GlyphTestSupport
 
 @Suite("glyphaudit export --xcassets: the catalog read back")
 struct CLIExportTests {
@@ -17,7 +10,7 @@ struct CLIExportTests {
     }
 
     /// Relative path → (bytes, modification date) of every file below `root`.
-    func state(_ dir: EmptyFolder, _ sub: String) throws -> [String: (Data, Date)] {
+    func state(_ dir: TempFolder, _ sub: String) throws -> [String: (Data, Date)] {
         var out: [String: (Data, Date)] = [:]
         for path in dir.files(sub) {
             let url = dir.url.appendingPathComponent(sub).appendingPathComponent(path)
@@ -29,7 +22,7 @@ struct CLIExportTests {
 
     @Test("all built-in presets: image sets, dark appearances, template intent, pixel sizes; a re-export touches nothing")
     func builtins() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let r = try CLI.run(["export", "--xcassets", "App.xcassets"], in: dir.url)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
@@ -82,7 +75,7 @@ struct CLIExportTests {
 
     @Test("Contents.json of one small image set is byte for byte what Xcode writes")
     func xcodeFormatting() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let r = try CLI.run(["export", "--xcassets", "A.xcassets", "--preset", "rvs-checkbox", "--only", "state=checked", "--quiet"],
                             in: dir.url)
         #expect(r.status == 0, "\(r.stderr)")
@@ -150,7 +143,7 @@ struct CLIExportTests {
 
     @Test("--vector gives one PDF per appearance, --vector svg one SVG, with preserves-vector-representation")
     func vector() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         for (args, ext) in [(["--vector"], "pdf"), (["--vector", "svg"], "svg"), (["--vector", "pdf"], "pdf")] {
             let out = "V-\(ext)-\(args.count).xcassets"
             let r = try CLI.run(["export", "--preset", "design-system-checkbox"] + args + ["--xcassets", out], in: dir.url)
@@ -169,7 +162,7 @@ struct CLIExportTests {
 
     @Test("bad input exits 2 and leaves no catalog; usage errors exit 64")
     func badInput() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         dir.write("bad.json", #"{ "name": "x", "control": "checkbox", "sizes": { "md": { "size": 20, "colour": 1 } }, "states": ["checked"], "themes": {} }"#)
         dir.write("light.json", """
         { "name": "light", "control": "switch", "sizes": { "md": { "trackWidth": 40, "trackHeight": 24 } }, "states": ["off", "on"],

@@ -1,11 +1,11 @@
 import Foundation
-import GlyphTestSupport
 import Testing
 import GlyphCore
 import GlyphPipeline
 import GlyphRaster
 import GlyphRender
 import GlyphSnapshot
+import GlyphTestSupport
 
 // Issue 11, the snapshot parts, as the built binary does them: baselines fingerprinted with their
 // renderer (exact comparison when it is this one), missing baselines under CI, and the shorter
@@ -16,7 +16,7 @@ import GlyphSnapshot
 struct CLIFingerprintTests {
     static let small = SmallSpec.json
 
-    func run(_ args: [String], in dir: EmptyFolder, ci: String? = nil) throws -> CLI.Result {
+    func run(_ args: [String], in dir: TempFolder, ci: String? = nil) throws -> CLI.Result {
         var env = ["NO_COLOR": "1", "GITHUB_ACTIONS": ""]
         if let ci { env["CI"] = ci }
         return try CLI.run(args, in: dir.url, environment: env)
@@ -35,7 +35,7 @@ struct CLIFingerprintTests {
 
     @Test("acceptance: sm.markWeight 1.5 → 2.25 fails every changed variant (48) with --max-diff-pixels 10; unchanged passes; a forged fingerprint compares with tolerance and says why")
     func markWeightChange() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let show = try run(["presets", "show", "design-system-checkbox", "--out", "spec"], in: dir)
         #expect(show.status == 0, "\(show.stderr)")
         let specFile = dir.url.appendingPathComponent("spec/design-system-checkbox.json")
@@ -129,7 +129,7 @@ struct CLIFingerprintTests {
 
     @Test("an unreadable renderer.json is bad input: exit 2 naming the file, nothing rendered or written")
     func unreadableFingerprint() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         dir.write("spec.json", Self.small)
         dir.write("snapshots/renderer.json", "{\"format\": 1, \"components\": {\"cairo\": 1}}")
         for extra in [[], ["--record"], ["--update"]] {
@@ -147,7 +147,7 @@ struct CLIFingerprintTests {
 
     @Test("check --record prints one paragraph (--verbose: every file); a listing stops at 20 lines and counts the rest")
     func recordParagraphAndCap() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         dir.write("spec.json", Self.small)
         let verbose = try run(["check", "--spec", "spec.json", "--record", "--verbose"], in: dir)
         #expect(verbose.status == 0)
@@ -171,7 +171,7 @@ struct CLIFingerprintTests {
 
     @Test("CI=true run --fail-on never with no baselines at all: exit 1, the renders in the report folder; without CI exit 0")
     func runUnderCI() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let variants = try Presets.load("swiftui-switch").variants().map { $0.fileName("png") }.sorted()
         #expect(variants.count == 216)
 
@@ -218,7 +218,7 @@ struct CLIFingerprintTests {
 
     @Test("check under CI: the renders of missing baselines go to <out>/new-snapshots/ with renderer.json, and the fix is named")
     func checkUnderCI() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         dir.write("spec.json", Self.small)
         let plain = try run(["check", "--spec", "spec.json"], in: dir)
         #expect(plain.status == 1, "a new variant fails check outside CI too")

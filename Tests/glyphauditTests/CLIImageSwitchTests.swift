@@ -10,8 +10,8 @@ struct CLIImageSwitchTests {
     static let lucide = TestPaths.fixture("icons/lucide/toggle")
 
     /// A folder with lucide's toggle pair and `toggle.json` naming them.
-    static func folder(images: String = #""off": "off.svg", "on": "on.svg""#) throws -> EmptyFolder {
-        let dir = EmptyFolder()
+    static func folder(images: String = #""off": "off.svg", "on": "on.svg""#) throws -> TempFolder {
+        let dir = TempFolder()
         for name in ["off.svg", "on.svg"] {
             dir.write(name, try String(contentsOf: lucide.appendingPathComponent(name), encoding: .utf8))
         }

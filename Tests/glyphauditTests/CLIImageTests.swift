@@ -1,6 +1,7 @@
 import Foundation
 import GlyphRaster
 import Testing
+import GlyphTestSupport
 
 /// PNG images and asset catalogs through the command line: bad input exits 2 naming the files, a
 /// missing scale is a printed warning, an image outside the spec's folders is refused.
@@ -24,8 +25,8 @@ struct CLIImageTests {
     }
     """
 
-    func folder() throws -> EmptyFolder {
-        let dir = EmptyFolder()
+    func folder() throws -> TempFolder {
+        let dir = TempFolder()
         dir.write("spec.json", Self.spec)
         try Self.png(20).write(to: dir.url.appendingPathComponent("img/off.png", isDirectory: false), createFolder: true)
         try Self.png(40).write(to: dir.url.appendingPathComponent("img/off@2x.png"))

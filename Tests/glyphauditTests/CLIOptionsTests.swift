@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GlyphTestSupport
 
 // The command line itself: `--opt=value`, where the configuration is found, how `merge-reports`
 // decides a sharded run and guards its output folder, the completion scripts, and long lists cut short.
@@ -24,7 +25,7 @@ func installed(_ name: String) -> String? {
 struct CLIInlineValueTests {
     @Test("every option that takes a value takes it after '=' too, with the same result as the next word")
     func inlineEqualsSeparate() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         // audit: --preset, --only (whose value holds '=' itself), --fail-on. swiftui-switch at Dynamic Type L:
         // 3 themes × 2 states × 3 scales = 18 variants.
         let spaced = try CLI.run(["audit", "--preset", "swiftui-switch", "--only", "dynamic-type=L", "--fail-on", "never", "--json"],
@@ -53,7 +54,7 @@ struct CLIInlineValueTests {
 
     @Test("export --vector=svg and --vector=pdf name the format (the parser refused them before); --vector=png is a usage error")
     func vectorInline() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         for (args, ext) in [(["--vector=svg"], "svg"), (["--vector=pdf"], "pdf"), (["--vector", "svg"], "svg"), (["--vector"], "pdf")] {
             let name = "\(ext)-\(args.count)-\(args[0].count).xcassets"
             let r = try CLI.run(["export", "--xcassets=\(name)", "--preset=swiftui-switch"] + args, in: dir.url)
@@ -74,7 +75,7 @@ struct CLIInlineValueTests {
 
     @Test("a flag given a value, an empty or unknown choice: usage errors (64) that say what is wrong")
     func flagWithValue() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let cases: [([String], String)] = [
             (["audit", "--json=yes"], "--json is a flag and takes no value, got \"--json=yes\"; write --json alone"),
             (["run", "--record=1"], "--record is a flag and takes no value, got \"--record=1\""),
@@ -119,7 +120,7 @@ struct CLIConfigLookupTests {
 
     @Test("audit, rules and run in a subfolder of a repository read its root's .glyphaudit.json, and --verbose names it")
     func fromSubfolder() throws {
-        let repo = EmptyFolder()
+        let repo = TempFolder()
         try FileManager.default.createDirectory(at: repo.url.appendingPathComponent(".git"), withIntermediateDirectories: true)
         repo.write(".glyphaudit.json", Self.config)
         repo.write("Sources/ui/keep", "")
@@ -131,7 +132,7 @@ struct CLIConfigLookupTests {
         #expect(below.stderr.contains("config: ../../.glyphaudit.json\n"), "\(below.stderr)")
         #expect(atRoot.stderr.contains("config: .glyphaudit.json\n"), "\(atRoot.stderr)")
         // The switch fails nontext-contrast (README: its off track is 1.21:1); the config turns it off.
-        let outside = EmptyFolder()
+        let outside = TempFolder()
         let unconfigured = try CLI.run(Self.audit, in: outside.url)
         #expect(try Self.rules(unconfigured).contains("nontext-contrast"))
         #expect(try Self.rules(below) == Self.rules(atRoot))
@@ -156,7 +157,7 @@ struct CLIConfigLookupTests {
 
     @Test("the nearest file wins; --config wins over all; the search stops at the repository root; .git may be a file")
     func precedence() throws {
-        let outer = EmptyFolder()
+        let outer = TempFolder()
         // A config above the repository root must not be read.
         outer.write(".glyphaudit.json", #"{ "version": 1, "rules": { "target-size": "off" } }"#)
         outer.write("repo/.git", "gitdir: /elsewhere/.git/worktrees/repo\n")   // a worktree's .git is a file
@@ -189,7 +190,7 @@ struct CLIConfigLookupTests {
 
     @Test("outside any git repository only the working folder's .glyphaudit.json is read, as before")
     func outsideRepository() throws {
-        let outer = EmptyFolder()
+        let outer = TempFolder()
         try #require(Self.outsideAnyRepository(outer.url), "the temporary folder lies inside a git repository")
         outer.write(".glyphaudit.json", Self.config)
         outer.write("sub/keep", "")
@@ -356,7 +357,7 @@ struct CLICompletionTests {
 
     @Test("the bash script passes bash -n and completes commands, options, choices and operands")
     func bash() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let r = try CLI.run(["completions", "bash"], in: dir.url)
         #expect(r.status == 0, "\(r.stderr)")
         dir.write("glyphaudit.bash", r.stdout)
@@ -399,7 +400,7 @@ struct CLICompletionTests {
 
     @Test("the zsh and fish scripts name every command and every option of each (and pass the shells' syntax check when installed)")
     func zshAndFish() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let table = try Self.commandsAndOptions(in: dir.url)
         let zsh = try CLI.run(["completions", "zsh"], in: dir.url)
         let fish = try CLI.run(["completions", "fish"], in: dir.url)
@@ -443,7 +444,7 @@ struct CLICompletionTests {
 
     @Test("an unknown or missing shell is a usage error")
     func badShell() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         for args in [["completions"], ["completions", "tcsh"], ["completions", "bash", "zsh"]] {
             let r = try CLI.run(args, in: dir.url)
             #expect(r.status == 64, "\(args)")
@@ -457,7 +458,7 @@ struct CLICompletionTests {
 struct CLIListLimitTests {
     @Test("a preset's details stop after 20 entries with a count; --verbose lists every finding")
     func detailsCapped() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         // swiftui-switch with 12 themes, each the switch's default theme: 4 nontext-contrast errors per theme
         // (off track, knob on off, on track, knob on on; README), and one target-size warning for the preset.
         let spec = try #require(try JSONSerialization.jsonObject(
@@ -486,7 +487,7 @@ struct CLIListLimitTests {
 
     @Test("baseline entries that match nothing stop after 20 with a count; --verbose lists them all")
     func staleCapped() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let entries = (1...25).map { #"{ "rule": "clipping", "variant": "nowhere-\#($0)/*", "reason": "gone" }"# }
         dir.write(".glyphaudit.json", #"{ "version": 1, "accepted": ["# + entries.joined(separator: ",\n") + "] }")
         let args = ["audit", "--preset", "swiftui-switch", "--only", "dynamic-type=L", "--fail-on", "never"]

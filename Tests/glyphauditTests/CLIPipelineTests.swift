@@ -6,6 +6,7 @@ import GlyphPipeline
 import GlyphRender
 import GlyphReport
 import GlyphSnapshot
+import GlyphTestSupport
 
 /// `run` is argument parsing, one library call and printing: the binary's report.json is the report
 /// model `Pipeline.run` returns for the same selection, and the pictures are the same files.
@@ -13,7 +14,7 @@ import GlyphSnapshot
 struct CLIPipelineTests {
     @Test("the binary's report.json equals the library's report for the same run, and its pictures are the same")
     func binaryEqualsLibrary() throws {
-        let folder = EmptyFolder()
+        let folder = TempFolder()
         // Baselines for one of the two presets, one of them changed, so the report has every kind of snapshot.
         let record = try CLI.run(["check", "--preset", "rvs-checkbox", "--only", "dynamic-type=L", "--snapshots", "snaps",
                                   "--record", "--quiet"], in: folder.url)

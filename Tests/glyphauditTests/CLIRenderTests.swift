@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import GlyphTestSupport
 
 @Suite("glyphaudit render, presets, run: from an empty folder")
 struct CLIRenderTests {
     @Test("the built-in presets work from an empty folder with no repository around")
     func presetsFromEmptyFolder() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let list = try CLI.run(["presets"], in: dir.url)
         #expect(list.status == 0)
         for name in ["swiftui-checkbox", "swiftui-switch", "design-system-checkbox", "rvs-checkbox"] {
@@ -31,7 +32,7 @@ struct CLIRenderTests {
 
     @Test("presets show NAME --out DIR writes a spec folder that renders exactly like the preset")
     func presetsShowOut() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         for name in ["design-system-checkbox", "rvs-checkbox", "swiftui-checkbox"] {
             let show = try CLI.run(["presets", "show", name, "--out", "mine"], in: dir.url)
             #expect(show.status == 0, "\(show.stderr)")
@@ -67,7 +68,7 @@ struct CLIRenderTests {
 
     @Test("a spec file renders, with its tokens and images beside it")
     func specFile() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         dir.write("specs/t.json", """
         { "name": "mine", "control": "switch", "tokens": "t.tokens.json",
           "sizes": { "md": { "trackWidth": 40, "trackHeight": 24 } }, "states": ["off", "on"], "scales": [1],
@@ -83,7 +84,7 @@ struct CLIRenderTests {
 
     @Test("bad input: exit 2, one message naming the file and key, nothing written")
     func badInput() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         dir.write("bad.json", #"{ "name": "x", "control": "checkbox", "sizes": { "md": { "size": 20, "colour": 1 } }, "states": ["checked"], "themes": {} }"#)
         let r = try CLI.run(["render", "--spec", "bad.json", "--out", "o"], in: dir.url)
         #expect(r.status == 2)
@@ -127,7 +128,7 @@ struct CLIRenderTests {
 
     @Test("usage errors exit 64; --help and --version exit 0")
     func usage() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         #expect(try CLI.run(["render", "--bogus"], in: dir.url).status == 64)
         #expect(try CLI.run(["frobnicate"], in: dir.url).status == 64)
         #expect(try CLI.run(["render", "--jobs", "0"], in: dir.url).status == 64)
@@ -143,7 +144,7 @@ struct CLIRenderTests {
 
     @Test("render output is identical for --jobs 1 and --jobs 2")
     func jobs() throws {
-        let dir = EmptyFolder()
+        let dir = TempFolder()
         let args = ["render", "--only", "dynamic-type=AX3", "--only", "scale=3", "--format", "png,svg,pdf"]
         #expect(try CLI.run(args + ["--jobs", "1", "--out", "a"], in: dir.url).status == 0)
         #expect(try CLI.run(args + ["--jobs", "2", "--out", "b"], in: dir.url).status == 0)

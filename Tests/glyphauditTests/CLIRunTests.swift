@@ -1,14 +1,8 @@
 import Foundation
-import GlyphAudit
-import GlyphColor
-import GlyphCore
-import GlyphExport
-import GlyphPipeline
 import GlyphRaster
-import GlyphRender
 import GlyphReport
-import GlyphSnapshot
 import Testing
+import GlyphTestSupport
 
 // `glyphaudit run` and `glyphaudit merge-reports`, run as the built binary from fresh folders, on a
 // reduced matrix of all four built-in presets (Dynamic Type L and AX5 at @2x: 106 variants, with the
@@ -19,7 +13,7 @@ final class RunWorkspace {
     static let reduced = ["--only", "scale=2", "--only", "dynamic-type=L,AX5"]
     static let reportFiles = ["index.html", "junit.xml", "report.json", "results.sarif", "summary.md"]
 
-    let folder = EmptyFolder()
+    let folder = TempFolder()
     var url: URL { folder.url }
 
     func run(_ args: [String], environment: [String: String] = [:]) throws -> CLI.Result {

@@ -5,30 +5,6 @@ import GlyphTestSupport
 // The SVG reference check from the command line (issue 9, item 3): the reproducers in
 // `Tests/Fixtures/bad-input/{02,06,10}-*`.
 
-extension EmptyFolder {
-    func write(_ name: String, _ data: Data) {
-        let file = url.appendingPathComponent(name)
-        try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try! data.write(to: file)
-    }
-
-    /// `Tests/Fixtures/bad-input/<prefix>*`, copied into a fresh writable folder (the checkout's copy stays untouched).
-    static func badInput(_ prefix: String) throws -> EmptyFolder {
-        let root = TestPaths.fixture("bad-input")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        let name = try #require(names.first { $0.hasPrefix(prefix) }, "no \(prefix)-* in \(root.path)")
-        let source = root.appendingPathComponent(name)
-        let copy = EmptyFolder()
-        for case let relative as String in try #require(FileManager.default.enumerator(atPath: source.path)) {
-            var isFolder: ObjCBool = false
-            let from = source.appendingPathComponent(relative)
-            guard FileManager.default.fileExists(atPath: from.path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
-            copy.write(relative, try Data(contentsOf: from))
-        }
-        return copy
-    }
-}
-
 @Suite("glyphaudit render: SVGs that reach outside their folder, or break the reader, are bad input")
 struct CLISVGCheckTests {
     /// The seven bypasses of 06: spec, SVG as named in the message, what is refused.
@@ -44,7 +20,7 @@ struct CLISVGCheckTests {
 
     /// Runs `render --spec spec --out out` in `dir`: exit 2, one line naming the spec, images.on, the SVG
     /// and `message`, and nothing written.
-    func expectRefused(_ dir: EmptyFolder, spec: String, svg: String, message: String) throws {
+    func expectRefused(_ dir: TempFolder, spec: String, svg: String, message: String) throws {
         let r = try CLI.run(["render", "--spec", spec, "--out", "out"], in: dir.url)
         #expect(r.status == 2, "\(spec): \(r.stderr)")
         #expect(r.stderr.hasPrefix("glyphaudit: ") && r.stderr.contains("/\(spec):1:76: images.on: /"), "\(r.stderr)")
@@ -55,7 +31,7 @@ struct CLISVGCheckTests {
 
     @Test("02: invalid UTF-8 in an SVG comment or attribute name: exit 2 naming images.on and the SVG, not a crash")
     func invalidUTF8() throws {
-        let dir = try EmptyFolder.badInput("02-")
+        let dir = try badInputFixture("02-")
         try expectRefused(dir, spec: "spec-comment.json", svg: "img/on-comment.svg:1",
                           message: "is not valid UTF-8 (byte 0xFF at line 1); an SVG must be UTF-8")
         try expectRefused(dir, spec: "spec-attrname.json", svg: "img/on-attrname.svg:1",
@@ -64,7 +40,7 @@ struct CLISVGCheckTests {
 
     @Test("06: each bypass of the reference check is refused: exit 2, one line saying what, nothing written")
     func bypasses() throws {
-        let dir = try EmptyFolder.badInput("06-")
+        let dir = try badInputFixture("06-")
         for (spec, svg, message) in Self.bypasses {
             try expectRefused(dir, spec: "spec-\(spec).json", svg: svg, message: message)
         }
@@ -72,7 +48,7 @@ struct CLISVGCheckTests {
 
     @Test("10: a well-formed 10.4 MB SVG is refused for its size (8 MiB), named, not as not well-formed")
     func overLimit() throws {
-        let dir = try EmptyFolder.badInput("10-")
+        let dir = try badInputFixture("10-")
         dir.write("img/on.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24">"#
                   + String(repeating: #"<path d="M0 0L1 1"/>"#, count: 520_000) + "</svg>")
         try expectRefused(dir, spec: "spec.json", svg: "img/on.svg",
@@ -105,7 +81,7 @@ struct CLISVGCheckTests {
     @Test("06 under strace: no file outside the SVG's folder is opened, stat'ed or even resolved",
           .enabled(if: straceWorks, "strace is not installed at /usr/bin/strace, or may not trace here (ptrace not permitted)"))
     func nothingOutsideIsTouched() throws {
-        let dir = try EmptyFolder.badInput("06-")
+        let dir = try badInputFixture("06-")
         for (spec, svg, _) in Self.bypasses {
             let log = dir.url.appendingPathComponent("strace-\(spec).txt")
             let p = Process()

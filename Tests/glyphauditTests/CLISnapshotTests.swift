@@ -1,15 +1,12 @@
 import Foundation
 import Testing
-import GlyphAudit
 import GlyphColor
 import GlyphCore
-import GlyphExport
-import GlyphPipeline
 import GlyphRaster
 import GlyphRender
-import GlyphReport
 import GlyphSnapshot
 import GlyphTestSupport
+import GlyphSnapshotTestSupport
 
 // `glyphaudit check` and `glyphaudit diff`, run as the built binary in a temporary working folder.
 // The binary is looked up next to the test bundle (`.build/debug/glyphaudit` when the tests were

@@ -1,14 +1,10 @@
 import Foundation
 import Testing
-@testable import GlyphAudit
-@testable import GlyphColor
-@testable import GlyphCore
-@testable import GlyphExport
-@testable import GlyphPipeline
-@testable import GlyphRaster
-@testable import GlyphRender
-@testable import GlyphReport
-@testable import GlyphSnapshot
+import GlyphAudit
+import GlyphCore
+import GlyphPipeline
+import GlyphRender
+import GlyphTestSupport
 
 /// A small spec written to a fresh temporary folder (with SVG images beside it when given), loaded,
 /// laid out, rendered and ready to audit.
@@ -56,41 +52,10 @@ public final class AuditScene {
 }
 
 /// Spec text for a drawn checkbox with two states and per-state appearance and colours.
-public enum SpecText {
-    /// `appearance` and `themes` are JSON fragments.
-    public static func checkbox(name: String = "t", states: [String] = ["unchecked", "checked"], appearance: String,
-                         theme: String, size: String = ##"{ "size": 22, "cornerRadius": 4.5, "borderWidth": 1.7, "markSize": 12, "markWeight": 1.9 }"##,
-                         scales: [Int] = [1, 2, 3], sizes: [String] = ["xS", "L", "AX5"], extra: String = "") -> String {
-        """
-        { "name": "\(name)", "control": "checkbox",
-          "sizes": { "md": \(size) },
-          "glyph": { "textStyle": "body", "scalesWithDynamicType": true },
-          "states": [\(states.map { "\"\($0)\"" }.joined(separator: ", "))],
-          "appearance": \(appearance),
-          "themes": { "default": \(theme) },
-          "scales": [\(scales.map(String.init).joined(separator: ", "))],
-          "dynamicTypeSizes": [\(sizes.map { "\"\($0)\"" }.joined(separator: ", "))]\(extra.isEmpty ? "" : ",\n  " + extra)
-        }
-        """
-    }
-}
 
-/// `Tests/Fixtures/reference/<name>`.
-public enum ReferenceData {
-    public static func url(_ name: String) -> URL {
-        TestPaths.reference.appendingPathComponent(name)
-    }
-
-    public struct ContrastVector: Decodable {
-        public let fg: String
-        public let bg: String
-        public let wcag2_ratio: Double
-        public let meets_3_0: Bool
-        public let meets_4_5: Bool
-    }
-
-    public static func contrastVectors() throws -> [ContrastVector] {
-        struct File: Decodable { let vectors: [ContrastVector] }
-        return try JSONDecoder().decode(File.self, from: Data(contentsOf: url("contrast-vectors.json"))).vectors
-    }
+/// Loads a spec written into a temp folder; returns the error when loading fails.
+public func loadSpec(_ json: String, files: [String: String] = [:], in folder: TempFolder = TempFolder()) -> Result<Spec, InputError> {
+    for (name, text) in files { folder.write(name, text) }
+    let url = folder.write("spec.json", json)
+    do { return .success(try Spec.load(contentsOf: url)) } catch { return .failure(error) }
 }
