@@ -3,6 +3,7 @@ import Testing
 import GlyphAudit
 import GlyphColor
 import GlyphCore
+import GlyphRaster
 import GlyphRender
 import GlyphTestSupport
 import GlyphRenderTestSupport
