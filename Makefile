@@ -2,7 +2,7 @@
 #   make audit   install what is missing, build in release, run glyphaudit on the built-in presets
 #   make test    install what is missing, run every test
 #   make bench   release-build benchmark: per-stage timings
-#   make bench-peers  the shared peer benchmark (../shared/bench) with this build
+#   make bench-peers  the shared peer benchmark (PEER_BENCH: shared/bench beside the checkout) with this build
 #   make fuzz    build the libFuzzer targets (AddressSanitizer) and fuzz each for FUZZ_TIME seconds
 #   make fuzz-check   the sanitised fuzz build, each target briefly on its committed corpus
 #   make test replays the committed fuzz corpus through the ordinary debug glyphfuzz (scripts/fuzz replay)
@@ -57,11 +57,13 @@ bench: setup
 	$(SWIFT) build -c release --product glyphaudit
 	$(RELEASE)/glyphbench
 
-# The shared peer harness (../shared/bench; run its setup.sh once) with this build in the project slot.
+# The shared peer harness (PEER_BENCH, by default shared/bench in the folder above the checkout; run its
+# setup.sh once) with this build in the project slot. Not part of make test.
+PEER_BENCH ?= $(abspath ..)/shared/bench
 bench-peers: build
 	GLYPHAUDIT=$(abspath $(RELEASE)/glyphaudit) \
 	GLYPHAUDIT_RENDER_CMD='"$$GLYPHAUDIT" render --svg-jobs "$$WL/jobs.tsv" --out "$$OUT"' \
-	bash ../shared/bench/run.sh
+	bash $(PEER_BENCH)/run.sh
 
 embed:
 	scripts/embed-assets
