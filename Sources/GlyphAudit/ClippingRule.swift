@@ -36,7 +36,11 @@ public struct ClippingRule: AuditRule {
         let layout = item.layout
         guard item.spec.images != nil else {
             let a = layout.appearance
-            if item.spec.control == .checkbox, !a.ring, !a.fill { return a.mark == .none ? nil : layout.mark }
+            if item.spec.control == .checkbox, !a.ring, !a.fill {
+                let marks = item.scene.parts.filter { $0.kind == .mark }.map(\.rect)
+                guard let first = marks.first else { return nil }
+                return marks.dropFirst().reduce(first) { $0.union($1) }
+            }
             return layout.glyph
         }
         // Pixels that differ from the surface (the corner of the cut is outside the glyph).

@@ -43,8 +43,9 @@ extension NonTextContrastRule {
         } else if let ring = part(.ring) {
             out.append(Measured(subject: "ring", part: ring, background: surface))
         }
-        if let mark = part(.mark) {
-            out.append(Measured(subject: fill != nil ? "\(mark.name) on fill" : mark.name, part: mark, background: fill ?? surface))
+        for mark in scene.parts where mark.kind == .mark && mark.color != nil {
+            let under = scene.beneath(mark) ?? surface
+            out.append(Measured(subject: under.kind == .surface ? mark.name : "\(mark.name) on \(under.name)", part: mark, background: under))
         }
         return out
     }

@@ -129,11 +129,8 @@ public struct StateShapeRule: AuditRule {
             let look = spec.appearance(s)
             var box = look.fill ? "filled box" : (look.ring ? "ring" : "empty box")
             if look.fill && look.ring { box = "filled box with a ring" }
-            switch look.mark {
-            case .none: return box
-            case .check: return box + " with a tick"
-            case .dash: return box + " with a dash"
-            }
+            let marks = look.marks.map { $0.kind == .path ? "its drawn mark" : "a \($0.kind.partName)" }
+            return marks.isEmpty ? box : box + " with " + marks.joined(separator: " and ")
         }
         return "\(words(a)) → \(words(b))"
     }

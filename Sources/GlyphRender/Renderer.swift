@@ -168,8 +168,18 @@ public enum Renderer {
             cairo_set_line_width(cr, w)
             cairo_stroke(cr)
         case .mark:
-            guard let c = part.color, part.lineWidth > 0 else { return }
-            drawMark(cr, part.mark, in: r, weight: part.lineWidth, color: c.authored)
+            guard let c = part.color else { return }
+            switch part.mark {
+            case .dot:
+                boxPath(cr, r, radius: 0, shape: .circle)
+                setColor(cr, c.authored)
+                cairo_fill(cr)
+            case .path:
+                if let path = part.path { drawPath(cr, path, in: r, color: c.authored) }
+            default:
+                guard part.lineWidth > 0 else { return }
+                drawMark(cr, part.mark, in: r, weight: part.lineWidth, color: c.authored)
+            }
         case .knob:
             guard let c = part.color else { return }
             boxPath(cr, r, radius: 0, shape: .circle)
@@ -216,13 +226,58 @@ public enum Renderer {
         case .dash:
             cairo_move_to(cr, m.minX + wt / 2, m.midY)
             cairo_line_to(cr, m.maxX - wt / 2, m.midY)
-        case .none:
+        case .cross:
+            cairo_move_to(cr, m.minX + wt / 2, m.minY + wt / 2)
+            cairo_line_to(cr, m.maxX - wt / 2, m.maxY - wt / 2)
+            cairo_move_to(cr, m.maxX - wt / 2, m.minY + wt / 2)
+            cairo_line_to(cr, m.minX + wt / 2, m.maxY - wt / 2)
+        case .none, .dot, .path:
             return
         }
         cairo_set_line_width(cr, wt)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         setColor(cr, color)
+        cairo_stroke(cr)
+    }
+
+    /// A path mark: its viewBox fitted into the square `m` (centred, aspect kept, as an SVG's
+    /// `xMidYMid meet`), the path stroked when it has a stroke width, else filled (non-zero).
+    static func drawPath(_ cr: OpaquePointer, _ path: MarkPath, in m: Rect, color: RGBA) {
+        let vb = path.viewBox
+        let k = min(m.width / vb.width, m.height / vb.height)
+        let ox = m.midX - vb.midX * k, oy = m.midY - vb.midY * k
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        func x(_ v: Double) -> Double { ox + v * k }
+        func y(_ v: Double) -> Double { oy + v * k }
+        cairo_new_path(cr)
+        for seg in path.data.segments {
+            switch seg {
+            case let .move(a, b): cairo_move_to(cr, x(a), y(b))
+            case let .line(a, b): cairo_line_to(cr, x(a), y(b))
+            case let .cubic(a, b, c, d, e, f): cairo_curve_to(cr, x(a), y(b), x(c), y(d), x(e), y(f))
+            case .close: cairo_close_path(cr)
+            }
+        }
+        setColor(cr, color)
+        guard let stroke = path.stroke else {
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+            cairo_fill(cr)
+            return
+        }
+        cairo_set_line_width(cr, stroke * k)
+        switch path.lineCap {
+        case .butt: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
+        }
+        switch path.lineJoin {
+        case .miter: cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+        case .round: cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        case .bevel: cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
+        }
+        cairo_set_miter_limit(cr, 4)
         cairo_stroke(cr)
     }
 

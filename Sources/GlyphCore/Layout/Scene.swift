@@ -89,7 +89,8 @@ public struct ScenePart: Sendable {
         case fill
         /// A checkbox's outlined box (a ring of `lineWidth`, inside `rect`).
         case ring
-        /// The tick or dash, a stroke of `lineWidth` in the square `rect`.
+        /// A mark: the tick, dash or cross (a stroke of `lineWidth` in the square `rect`), a dot (a
+        /// disc filling `rect`) or a path (`path`, fitted into `rect`).
         case mark
         /// A switch's track (a capsule).
         case track
@@ -124,10 +125,12 @@ public struct ScenePart: Sendable {
     public var beneath: Kind?
     public var image: SceneImage?
     public var label: LabelLayout?
+    /// A path mark's path data, drawn fitted into `rect`.
+    public var path: MarkPath?
 
     init(_ kind: Kind, name: String, role: ColorRole, rect: Rect, cornerRadius: Double = 0, lineWidth: Double = 0,
          shape: GlyphShape = .square, mark: MarkKind = .none, color: SceneColor?, beneath: Kind?,
-         image: SceneImage? = nil, label: LabelLayout? = nil) {
+         image: SceneImage? = nil, label: LabelLayout? = nil, path: MarkPath? = nil) {
         self.kind = kind
         self.name = name
         self.role = role
@@ -140,6 +143,21 @@ public struct ScenePart: Sendable {
         self.beneath = beneath
         self.image = image
         self.label = label
+        self.path = path
+    }
+}
+
+extension MarkKind {
+    /// What messages call a mark of this kind.
+    public var partName: String {
+        switch self {
+        case .check: "tick"
+        case .dash: "dash"
+        case .dot: "dot"
+        case .cross: "cross"
+        case .path: "mark"
+        case .none: "mark"
+        }
     }
 }
 
@@ -220,9 +238,19 @@ public struct Scene: Sendable {
                 parts.append(ScenePart(.ring, name: "ring", role: .border, rect: layout.glyph, cornerRadius: layout.cornerRadius,
                                        lineWidth: layout.borderWidth, shape: v.shape, color: c, beneath: under?.kind))
             }
-            if let m = layout.mark, a.mark != .none, let c = color(.mark, over: under) {
-                parts.append(ScenePart(.mark, name: a.mark == .check ? "tick" : "dash", role: .mark, rect: m,
-                                       lineWidth: layout.markWeight, mark: a.mark, color: c, beneath: under?.kind))
+            if let size = spec.size(named: v.size) {
+                for mark in a.marks {
+                    guard let c = color(mark.role, over: under) else { continue }
+                    let side = mark.size?.side(box: layout.glyph.width, k: layout.glyphScale) ?? size.markSide(mark.kind) * layout.glyphScale
+                    // The tick and dash keep the layout's square (markSize) unless they have their own.
+                    let useLayout = mark.size == nil && size.markSide(mark.kind) == size.markSize && mark.kind != .dot && mark.kind != .path
+                    let rect = useLayout ? (layout.mark ?? layout.glyph.centred(width: side, height: side))
+                        : layout.glyph.centred(width: side, height: side)
+                    let width = mark.kind == .path ? 0 : (mark.kind == .dot ? 0 : layout.markWeight)
+                    parts.append(ScenePart(.mark, name: mark.kind.partName, role: mark.role, rect: rect, lineWidth: width,
+                                           shape: mark.kind == .dot ? .circle : .square, mark: mark.kind, color: c,
+                                           beneath: under?.kind, path: mark.path))
+                }
             }
         }
 

@@ -18,22 +18,77 @@ public enum ControlState: String, Sendable, CaseIterable, Codable {
     }
 }
 
-/// What a checkbox draws in one state.
+/// What a mark draws: glyphaudit's tick or dash, a dot, a cross, or the design's own path.
 public enum MarkKind: String, Sendable, CaseIterable, Codable {
-    case none, check, dash
+    case none, check, dash, dot, cross, path
 }
 
-public struct StateAppearance: Sendable, Equatable, Codable {
+/// How large a mark is: in points (growing with the glyph), or a fraction of the box's side.
+public enum MarkExtent: Sendable, Equatable {
+    case points(Double)
+    case fraction(Double)
+
+    /// The side in points of a mark in a box of side `box`, the glyph grown by `k`.
+    public func side(box: Double, k: Double) -> Double {
+        switch self {
+        case let .points(p): p * k
+        case let .fraction(f): f * box
+        }
+    }
+}
+
+/// A mark drawn from SVG path data (a design system's own tick, e.g. Bootstrap's `m6 10 3 3 6-6`).
+public struct MarkPath: Sendable, Equatable {
+    public enum LineCap: String, Sendable, CaseIterable { case butt, round, square }
+    public enum LineJoin: String, Sendable, CaseIterable { case miter, round, bevel }
+    /// The path data as written.
+    public var d: String
+    public var data: PathData
+    /// The viewBox the path is drawn in; fitted (centred, aspect kept) into the mark's square.
+    public var viewBox: Rect
+    /// The stroke width in viewBox units; nil: the path is filled (non-zero winding).
+    public var stroke: Double?
+    public var lineCap: LineCap
+    public var lineJoin: LineJoin
+}
+
+/// One mark of a state's stack: what it draws, the colour role that paints it, and its size.
+public struct MarkSpec: Sendable, Equatable {
+    public var kind: MarkKind
+    public var role: ColorRole
+    /// Nil: the size's own `tickSize`, `dashSize`, `dotSize` (for a path, the whole box).
+    public var size: MarkExtent?
+    public var path: MarkPath?
+
+    public init(kind: MarkKind, role: ColorRole = .mark, size: MarkExtent? = nil, path: MarkPath? = nil) {
+        self.kind = kind
+        self.role = role
+        self.size = size
+        self.path = path
+    }
+}
+
+/// What a drawn checkbox shows in one state: a stack of parts — the fill, the ring, and marks
+/// drawn over them in order.
+public struct StateAppearance: Sendable, Equatable {
     /// The outlined box (a ring of `borderWidth`, drawn inside the box).
     public var ring: Bool
     /// The box filled with the `fill` colour.
     public var fill: Bool
-    public var mark: MarkKind
+    /// The marks, in drawing order; empty for none.
+    public var marks: [MarkSpec]
+
+    /// The first mark's kind (`none` when there is none).
+    public var mark: MarkKind { marks.first?.kind ?? .none }
 
     public init(ring: Bool, fill: Bool, mark: MarkKind) {
+        self.init(ring: ring, fill: fill, marks: mark == .none ? [] : [MarkSpec(kind: mark)])
+    }
+
+    public init(ring: Bool, fill: Bool, marks: [MarkSpec]) {
         self.ring = ring
         self.fill = fill
-        self.mark = mark
+        self.marks = marks
     }
 
     public static func `default`(_ state: ControlState) -> StateAppearance {
@@ -61,6 +116,20 @@ public struct SizeSpec: Sendable, Equatable {
     public var trackHeight: Double
     public var knobDiameter: Double
     public var knobInset: Double
+    /// The tick's and the dash's squares, when not `markSize`; a dot's diameter (default half the box).
+    public var tickSize: Double? = nil
+    public var dashSize: Double? = nil
+    public var dotSize: Double? = nil
+
+    /// The side of the square a mark of `kind` is drawn in, at Dynamic Type `large`.
+    public func markSide(_ kind: MarkKind) -> Double {
+        switch kind {
+        case .check, .cross: tickSize ?? markSize
+        case .dash: dashSize ?? markSize
+        case .dot: dotSize ?? size * 0.5
+        case .path, .none: size
+        }
+    }
 }
 
 public enum FrameSpec: Sendable, Equatable {

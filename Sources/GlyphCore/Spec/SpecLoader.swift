@@ -232,7 +232,7 @@ private struct SpecParser {
                 appearance[st] = StateAppearance(
                     ring: try m["ring"].map { n throws(InputError) in try r.bool(n, p + ".ring") } ?? d.ring,
                     fill: try m["fill"].map { n throws(InputError) in try r.bool(n, p + ".fill") } ?? d.fill,
-                    mark: try m["mark"].map { n throws(InputError) in try r.choice(n, p + ".mark", MarkKind.self) } ?? d.mark)
+                    marks: try m["mark"].map { n throws(InputError) in try marks(n, p + ".mark") } ?? d.marks)
             }
         }
 
@@ -315,6 +315,78 @@ private struct SpecParser {
     /// The `images` keys of a three-state image checkbox, refused for an image switch.
     static let checkboxOnlyImageKeys = ["clear", "threeState", "useOffImageForClear"]
 
+    /// A state's marks: `"none"`, `"check"`, `"dash"`, `"dot"`, a mark object, or an array of them.
+    mutating func marks(_ node: JSONNode, _ p: String) throws(InputError) -> [MarkSpec] {
+        switch node.value {
+        case .string:
+            let kind = try r.choice(node, p, MarkKind.self)
+            if kind == .path { throw r.error(p, node, "a path mark is an object: {\"kind\": \"path\", \"d\": \"…\"}") }
+            return kind == .none ? [] : [MarkSpec(kind: kind)]
+        case .array(let items):
+            var out: [MarkSpec] = []
+            for (i, item) in items.enumerated() { out += try marks(item, "\(p)[\(i)]") }
+            return out
+        case .object:
+            return [try markObject(node, p)]
+        default:
+            throw r.error(p, node, "expected a mark (\"none\", \"check\", \"dash\", \"dot\"), a mark object or an array of them, found \(node.typeName)")
+        }
+    }
+
+    /// `{"kind": …, "color": role, "size": length or "75%", "d", "viewBox", "stroke", "lineCap", "lineJoin"}`.
+    mutating func markObject(_ node: JSONNode, _ p: String) throws(InputError) -> MarkSpec {
+        let m = try r.object(node, p, allowed: ["kind", "color", "size", "d", "viewBox", "stroke", "lineCap", "lineJoin"], required: ["kind"])
+        let kind = try r.choice(m["kind"]!, p + ".kind", MarkKind.self)
+        if kind == .none { throw r.error(p + ".kind", m["kind"], "a mark object draws something; leave the mark out (or write \"none\") for no mark") }
+        let pathKeys = ["d", "viewBox", "stroke", "lineCap", "lineJoin"]
+        if kind != .path, let k = pathKeys.first(where: { m[$0] != nil }) {
+            throw r.error("\(p).\(k)", m[k], "\"\(k)\" is for a path mark (\"kind\": \"path\")")
+        }
+        var spec = MarkSpec(kind: kind)
+        if let c = m["color"] { spec.role = try r.choice(c, p + ".color", ColorRole.self) }
+        if let n = m["size"] {
+            if case .string(let text) = n.value, text.hasSuffix("%") {
+                guard let f = Double(text.dropLast()), f.isFinite, f > 0, f <= 100 else {
+                    throw r.error(p + ".size", n, "a percentage of the box, more than 0% and at most 100%, e.g. \"75%\"")
+                }
+                spec.size = .fraction(f / 100)
+            } else {
+                spec.size = .points(try r.length(n, p + ".size", min: 0, max: 1000))
+            }
+        }
+        guard kind == .path else { return spec }
+        guard let dn = m["d"] else { throw r.error(p, node, "a path mark needs \"d\", its SVG path data") }
+        let d = try r.string(dn, p + ".d")
+        let data: PathData
+        do { data = try PathData(parsing: d) } catch {
+            throw r.error(p + ".d", dn, "the path data does not parse at character \(error.offset): \(error.message)")
+        }
+        var viewBox: Rect?
+        if let vb = m["viewBox"] {
+            var numbers: [Double] = []
+            switch vb.value {
+            case .string(let t):
+                let parts = t.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
+                numbers = parts.compactMap { Double($0) }.filter(\.isFinite)
+                if numbers.count != parts.count { numbers = [] }
+            case .array(let items):
+                for item in items { if case .number(let x) = item.value { numbers.append(x) } }
+                if numbers.count != items.count { numbers = [] }
+            default: break
+            }
+            guard numbers.count == 4, numbers[2] > 0, numbers[3] > 0, numbers.allSatisfy({ abs($0) <= 1e6 }) else {
+                throw r.error(p + ".viewBox", vb, "a viewBox is four numbers, \"minX minY width height\", with a positive width and height (e.g. \"0 0 20 20\")")
+            }
+            viewBox = Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+        }
+        let stroke = try m["stroke"].map { n throws(InputError) in try r.length(n, p + ".stroke", min: 0, max: 1e6) }
+        let cap = try m["lineCap"].map { n throws(InputError) in try r.choice(n, p + ".lineCap", MarkPath.LineCap.self) } ?? .butt
+        let join = try m["lineJoin"].map { n throws(InputError) in try r.choice(n, p + ".lineJoin", MarkPath.LineJoin.self) } ?? .miter
+        guard let viewBox else { throw r.error(p, node, "a path mark needs \"viewBox\", the grid its path data is drawn on (e.g. \"0 0 20 20\")") }
+        spec.path = MarkPath(d: d, data: data, viewBox: viewBox, stroke: stroke, lineCap: cap, lineJoin: join)
+        return spec
+    }
+
     mutating func parseSizes(_ node: JSONNode, control: ControlKind, imageBased: Bool) throws(InputError) -> [SizeSpec] {
         var sizes: [SizeSpec] = []
         let entries = try r.map(node, "sizes")
@@ -359,16 +431,25 @@ private struct SpecParser {
                                       markSize: 0, markWeight: 0, trackWidth: tw, trackHeight: th, knobDiameter: knob, knobInset: inset))
             } else {
                 let allowed = imageBased ? ["size"] : ["size", "cornerRadius", "borderWidth", "markSize", "markWeight"]
-                let m = try r.object(n, p, allowed: allowed, required: ["size"])
+                let m = try r.object(n, p, allowed: allowed + (imageBased ? [] : ["tickSize", "dashSize", "dotSize"]), required: ["size"])
                 let size = try len(m, "size", nil, min: 1)
                 let mark = try len(m, "markSize", size * 0.6, min: 0)
+                /// A mark's own side, if the size gives it; no larger than the box.
+                func side(_ k: String) throws(InputError) -> Double? {
+                    guard let v = m[k] else { return nil }
+                    let x = try r.length(v, "\(p).\(k)", min: 0, max: 1000)
+                    if x > size { throw r.error("\(p).\(k)", v, "the mark (\(x) pt) is larger than the box (\(size) pt)") }
+                    return x
+                }
+                let tick = try side("tickSize"), dash = try side("dashSize"), dot = try side("dotSize")
                 let radius = try len(m, "cornerRadius", size * 0.2)
                 let border = try len(m, "borderWidth", imageBased ? 0 : 1.5)
                 if mark > size { throw r.error("\(p).markSize", m["markSize"], "the mark (\(mark) pt) is larger than the box (\(size) pt)") }
                 if border * 2 > size { throw r.error("\(p).borderWidth", m["borderWidth"], "the border (\(border) pt) fills the whole box") }
                 sizes.append(SizeSpec(name: name, size: size, cornerRadius: min(radius, size / 2), borderWidth: border,
                                       markSize: mark, markWeight: try len(m, "markWeight", mark * 0.16, min: 0),
-                                      trackWidth: 0, trackHeight: 0, knobDiameter: 0, knobInset: 0))
+                                      trackWidth: 0, trackHeight: 0, knobDiameter: 0, knobInset: 0,
+                                      tickSize: tick, dashSize: dash, dotSize: dot))
             }
         }
         return sizes
@@ -491,7 +572,7 @@ private struct SpecParser {
                     let a = appearance[st] ?? .default(st)
                     if a.ring { needed.insert(.border) }
                     if a.fill { needed.insert(.fill) }
-                    if a.mark != .none { needed.insert(.mark) }
+                    for mark in a.marks { needed.insert(mark.role) }
                 }
             }
             for role in ColorRole.allCases where needed.contains(role) {
