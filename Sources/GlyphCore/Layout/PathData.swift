@@ -81,6 +81,7 @@ public struct PathData: Sendable, Equatable {
             let letter = (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
             if letter {
                 guard "MmLlHhVvCcSsQqTtAaZz".utf8.contains(c) else { throw fail("unknown path command \"\(Character(UnicodeScalar(c)))\"") }
+                if segs.isEmpty, c != 0x4D, c != 0x6D { throw fail("path data must begin with a moveto (M or m)") }
                 command = c
                 i += 1
             } else if command == 0 {
