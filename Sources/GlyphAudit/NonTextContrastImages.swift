@@ -1,6 +1,7 @@
 import Foundation
 import GlyphColor
 import GlyphCore
+import GlyphRaster
 
 /// The image measurement of `nontext-contrast`: an image drawn in its own colours, on its pixels,
 /// against the surface.
@@ -171,6 +172,100 @@ extension NonTextContrastRule {
                                    sizes: sizes, location: location,
                                    picture: items[worst].layout.image.map { .outline(items[worst].variant, $0) }))
             }
+        }
+        return out
+    }
+}
+
+/// Image marks drawn in their own colours on a drawn box (an icon set's tick in its own colours):
+/// measured on their pixels, as an original-colour image is, against what they sit on.
+extension NonTextContrastRule {
+    /// One image mark in its own colours, drawn alone at its square's pixel size over the colour
+    /// beneath it (the fill, the track, the surface), as the pixels `measureImage` reads.
+    static func imageMarkPixels(_ raster: Raster, over bg: RGBA, scale: Int) -> GlyphPixels {
+        let base = bg.composited(over: .white)
+        let br = (base.r * 255).rounded(), bgc = (base.g * 255).rounded(), bb = (base.b * 255).rounded()
+        var out = [UInt32](repeating: 0, count: raster.width * raster.height)
+        for i in out.indices {
+            let a = Double(raster.pixels[i * 4 + 3]) / 255
+            func mix(_ c: UInt8, _ under: Double) -> UInt32 { UInt32((Double(c) * a + under * (1 - a)).rounded()) }
+            out[i] = mix(raster.pixels[i * 4], br) | mix(raster.pixels[i * 4 + 1], bgc) << 8 | mix(raster.pixels[i * 4 + 2], bb) << 16 | 255 << 24
+        }
+        return GlyphPixels(x0: 0, y0: 0, width: raster.width, height: raster.height, scale: scale, pixels: out, redrawn: false, digest: 0)
+    }
+
+    /// At the highest scale audited of each spec, every image mark drawn in its own colours: at least
+    /// `outlineShare` of its outline must lie within a pixel of ink reaching the ratio against what it
+    /// sits on (error; info for an exempt theme). One finding per component, theme, state and mark.
+    func imageMarkFindings(_ input: AuditInput, _ required: Double, outlineShare: Double) -> [Finding] {
+        let items = input.items
+        func marks(_ i: Int) -> [ScenePart] {
+            items[i].scene.parts.filter { $0.kind == .mark && $0.mark == .image && $0.image?.template == false }
+        }
+        let candidates = items.indices.filter { !marks($0).isEmpty }
+        guard !candidates.isEmpty else { return [] }
+        var top: [String: Int] = [:]
+        for i in candidates { top[items[i].variant.preset] = max(top[items[i].variant.preset] ?? 0, items[i].variant.scale) }
+        struct Job: Hashable { let asset: ObjectIdentifier; let width: Int; let height: Int; let background: RGBA; let scale: Int; let dark: Bool }
+        struct Use { let item: Int; let part: ScenePart; let background: ScenePart?; let job: Int }
+        var jobs = Interner<Job>()
+        var assets: [ObjectIdentifier: any VectorImage] = [:]
+        var uses: [Use] = []
+        for i in candidates where items[i].variant.scale == top[items[i].variant.preset] {
+            let scene = items[i].scene, s = items[i].variant.scale
+            for part in marks(i) {
+                guard let image = part.image else { continue }
+                let under = scene.beneath(part) ?? scene.surface
+                let bg = under?.color?.seen ?? scene.surfaceSeen
+                let w = max(1, Int((part.rect.width * Double(s)).rounded())), h = max(1, Int((part.rect.height * Double(s)).rounded()))
+                let id = ObjectIdentifier(image.asset)
+                assets[id] = image.asset
+                uses.append(Use(item: i, part: part, background: under,
+                                job: jobs.intern(Job(asset: id, width: w, height: h, background: bg, scale: s, dark: image.dark))))
+            }
+        }
+        let todo = jobs.keys
+        let images = assets
+        let measured = input.parallelMap(todo.count) { k in
+            let j = todo[k]
+            let drawn = images[j.asset]!.drawn(scale: j.scale, dark: j.dark)
+            let pixels = Self.imageMarkPixels(input.drawing.raster(image: drawn, width: j.width, height: j.height), over: j.background, scale: j.scale)
+            return Self.measureImage(pixels, surface: j.background, required: required)
+        }
+        var out: [Finding] = []
+        var order = Interner<[String]>()
+        var members: [[Int]] = []
+        for (k, u) in uses.enumerated() {
+            let v = items[u.item].variant
+            let g = order.intern([v.preset, v.component, v.theme, v.state.rawValue, u.part.image?.source.keyPath ?? ""])
+            if g == members.count { members.append([]) }
+            members[g].append(k)
+        }
+        for group in members {
+            let first = uses[group[0]]
+            let theme = items[first.item].variant.theme
+            let exempt = ContrastCheck.isExempt(theme)
+            let shown = exempt ? group : group.filter { measured[uses[$0].job].share < outlineShare }
+            guard !shown.isEmpty else { continue }
+            let worst = shown.min { measured[uses[$0].job].share < measured[uses[$1].job].share }!
+            let m = measured[uses[worst].job], u = uses[worst]
+            let bg = todo[u.job].background
+            let on = u.background == nil || u.background?.kind == .surface ? bg.hex : "\(u.background!.name) \(bg.hex)"
+            var message = "image mark (own colours) on \(on): \(Format.percent(m.share, threshold: outlineShare, failsBelow: true)) "
+                + "of its outline is within a pixel of ink reaching \(Format.number(required)):1 (best pixel \(Format.ratio(m.best))) "
+                + "at @\(todo[u.job].scale)x"
+            message += exempt ? ContrastCheck.exemptNote(theme, required: required) : ", needs \(Format.thresholdPercent(outlineShare))"
+            if m.outline == 0 { message += "; the image draws nothing that stands out from what it sits on" }
+            let variants = shown.map { items[uses[$0].item].variant }
+            let subject = u.background == nil || u.background?.kind == .surface ? "image mark" : "image mark on \(u.background!.name)"
+            out.append(Finding(rule: id, severity: exempt ? .info : defaultSeverity, criterion: criterion,
+                               variant: VariantGroupID.id(variants), subject: subject, message: message,
+                               numbers: ["outlineShare": m.share, "requiredShare": outlineShare, "bestPixelRatio": m.best,
+                                         "required": required, "outlinePixels": Double(m.outline), "scale": Double(todo[u.job].scale)],
+                               values: ["image": u.part.image!.asset.path, "background": bg.hex, "theme": theme],
+                               sizes: Array(Set(variants.map(\.dynamicType))),
+                               location: FindingLocation(u.part.image!.source),
+                               picture: .outline(items[u.item].variant, u.part.rect)))
         }
         return out
     }

@@ -9,8 +9,8 @@ extension NonTextContrastRule {
     /// How the pixels that differ between two states stand out from the colours next to them.
     struct IndicatorMeasure: Sendable, Equatable {
         /// Pairs of neighbouring pixels (left–right, above–below) that meet at an edge in either
-        /// state (their colours differ by more than `inkLevels`) where at least one of them changes
-        /// between the states.
+        /// state (their colours differ by more than `inkLevels`) where one of them changes between
+        /// the states and the other does not: the indicator's boundary against what did not change.
         var edges: Int
         /// Edges across which the colours reach the ratio (one pixel further out on each side counts
         /// too, so an anti-aliased edge is judged by the colours it blends).
@@ -24,9 +24,11 @@ extension NonTextContrastRule {
     }
 
     /// The state indicator of two renders of an original-colour image: the pixels whose colour
-    /// changes between them (the tick, the dot, the fill). In each state, every edge that touches
-    /// such a pixel must reach `required` across it: the tick against the fill it is drawn on, the
-    /// dot against the inside of the ring, the fill against the surface it replaced.
+    /// changes between them (the tick, the dot, the fill). In each state, every edge between such a
+    /// pixel and one that does not change must reach `required` across it: the tick against the
+    /// fill it is drawn on, the dot against the inside of the ring, the fill against the surface it
+    /// replaced. Edges between two changed pixels (a dot inside a ring that appears with it, a tick
+    /// on a fill that appears with it) are inside the indicator and are not measured.
     static func measureIndicator(_ a: GlyphPixels, _ b: GlyphPixels, required: Double) -> IndicatorMeasure {
         var m = IndicatorMeasure(edges: 0, covered: 0, lowest: .infinity, highest: 0, lowestColours: [])
         guard a.width == b.width, a.height == b.height, a.width > 0, a.height > 0 else { return m }
@@ -60,7 +62,10 @@ extension NonTextContrastRule {
                         let qx = x + dx, qy = y + dy
                         guard qx < w, qy < h else { continue }
                         let q = qy * w + qx
-                        guard changes[p] || changes[q], differ(px[p], px[q]) else { continue }
+                        // The indicator's boundary: one side changes, the other does not. An edge
+                        // between two changed pixels (a dot inside a ring that appears with it) is
+                        // inside the indicator and does not count against it.
+                        guard changes[p] != changes[q], differ(px[p], px[q]) else { continue }
                         // The colours on each side, and one pixel further out.
                         var near = [px[p]], far = [px[q]]
                         if x - dx >= 0 && y - dy >= 0 { near.append(px[(y - dy) * w + x - dx]) }

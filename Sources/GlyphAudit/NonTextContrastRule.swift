@@ -30,8 +30,12 @@ public struct NonTextContrastRule: AuditRule {
     is an error; at a lower scale where only that scale falls short, a warning. For every pair of \
     states drawn with different original-colour images, what changes (the tick, the dot, the fill) \
     must reach the ratio against the colours next to it: at the highest scale audited, at least \
-    `imageOutlineShare` of the edges that touch a changed pixel (neighbouring pixels more than 8 levels \
-    apart in either state) reach it across the edge, one pixel further out on each side counted too.
+    `imageOutlineShare` of the indicator's boundary (edges between a changed and an unchanged pixel, \
+    more than 8 levels apart in either state) reach it across the edge, one pixel further out on each \
+    side counted too; edges between two changed pixels (a dot inside a ring that appears with it) are \
+    inside the indicator and do not count. A template image mark on a drawn box is measured in its \
+    colour against what it sits on, like the other marks; an image mark in its own colours on its \
+    pixels against that colour, as an original-colour image is against the surface.
     """
     public let fix = """
     Darken (on light surfaces) or lighten (on dark surfaces) the failing colour until it reaches the \
@@ -58,6 +62,7 @@ public struct NonTextContrastRule: AuditRule {
         out.append(contentsOf: pixelFindings(input, required))
         out.append(contentsOf: imageFindings(input, required, outlineShare: o["imageOutlineShare"]))
         out.append(contentsOf: indicatorFindings(input, required, share: o["imageOutlineShare"]))
+        out.append(contentsOf: imageMarkFindings(input, required, outlineShare: o["imageOutlineShare"]))
         return out
     }
 

@@ -129,7 +129,7 @@ public struct StateShapeRule: AuditRule {
             let look = spec.appearance(s)
             var box = look.fill ? "filled box" : (look.ring ? "ring" : "empty box")
             if look.fill && look.ring { box = "filled box with a ring" }
-            let marks = look.marks.map { $0.kind == .path ? "its drawn mark" : "a \($0.kind.partName)" }
+            let marks = look.marks.map { $0.kind == .path ? "its drawn mark" : $0.kind == .image ? "an image mark" : "a \($0.kind.partName)" }
             return marks.isEmpty ? box : box + " with " + marks.joined(separator: " and ")
         }
         return "\(words(a)) → \(words(b))"

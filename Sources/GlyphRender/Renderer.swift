@@ -168,18 +168,7 @@ public enum Renderer {
             cairo_set_line_width(cr, w)
             cairo_stroke(cr)
         case .mark:
-            guard let c = part.color else { return }
-            switch part.mark {
-            case .dot:
-                boxPath(cr, r, radius: 0, shape: .circle)
-                setColor(cr, c.authored)
-                cairo_fill(cr)
-            case .path:
-                if let path = part.path { drawPath(cr, path, in: r, color: c.authored) }
-            default:
-                guard part.lineWidth > 0 else { return }
-                drawMark(cr, part.mark, in: r, weight: part.lineWidth, color: c.authored)
-            }
+            drawMarkPart(cr, part, imageScale: imageScale)
         case .knob:
             guard let c = part.color else { return }
             boxPath(cr, r, radius: 0, shape: .circle)
@@ -191,6 +180,31 @@ public enum Renderer {
                       tint: image.template ? part.color?.authored : nil, opacity: image.opacity, stretch: image.stretch)
         case .surface, .label:
             return
+        }
+    }
+
+    /// A mark part, wherever it sits (a checkbox's box, a switch's track or knob): a tick, dash or
+    /// cross stroked in its square, a dot, a path, or an image fitted into the square (a template
+    /// painted in the part's colour, else in its own colours).
+    static func drawMarkPart(_ cr: OpaquePointer, _ part: ScenePart, imageScale: Int) {
+        let r = part.rect
+        if part.mark == .image {
+            guard let image = part.image else { return }
+            drawImage(cr, CairoImages.of(image.asset.drawn(scale: imageScale, dark: image.dark)), rect: r,
+                      tint: image.template ? part.color?.authored : nil, opacity: image.opacity)
+            return
+        }
+        guard let c = part.color else { return }
+        switch part.mark {
+        case .dot:
+            boxPath(cr, r, radius: 0, shape: .circle)
+            setColor(cr, c.authored)
+            cairo_fill(cr)
+        case .path:
+            if let path = part.path { drawPath(cr, path, in: r, color: c.authored) }
+        default:
+            guard part.lineWidth > 0 else { return }
+            drawMark(cr, part.mark, in: r, weight: part.lineWidth, color: c.authored)
         }
     }
 
@@ -231,7 +245,7 @@ public enum Renderer {
             cairo_line_to(cr, m.maxX - wt / 2, m.maxY - wt / 2)
             cairo_move_to(cr, m.maxX - wt / 2, m.minY + wt / 2)
             cairo_line_to(cr, m.minX + wt / 2, m.maxY - wt / 2)
-        case .none, .dot, .path:
+        case .none, .dot, .path, .image:
             return
         }
         cairo_set_line_width(cr, wt)

@@ -104,4 +104,59 @@ struct AuditIndicatorTests {
         """, files: ["off.svg": Self.ring, "on.svg": Self.box("#1565C0", tick: "#FFFFFF")])
         #expect(indicator(s).isEmpty)
     }
+
+    /// A 24 × 24 px glyph on white; with `ring`, a 2 px square ring (outer 2…21 px) in `ring`, its
+    /// inside (4…19 px) filled with `dot` (white without one), the dot touching the ring.
+    static func ringPixels(ring: String?, dot: String?) -> GlyphPixels {
+        func pack(_ hex: String) -> UInt32 {
+            let c = RGBA(hex: hex)!
+            func b(_ v: Double) -> UInt32 { UInt32((v * 255).rounded()) }
+            return b(c.r) | b(c.g) << 8 | b(c.b) << 16 | 255 << 24
+        }
+        var px = [UInt32](repeating: pack("#FFFFFF"), count: 24 * 24)
+        for y in 0..<24 {
+            for x in 0..<24 {
+                let inRing = (2...21).contains(x) && (2...21).contains(y)
+                let inDot = (4...19).contains(x) && (4...19).contains(y)
+                if inDot {
+                    if let dot { px[y * 24 + x] = pack(dot) }
+                } else if inRing, let ring {
+                    px[y * 24 + x] = pack(ring)
+                }
+            }
+        }
+        return GlyphPixels(x0: 0, y0: 0, width: 24, height: 24, scale: 1, pixels: px, redrawn: false, digest: 0)
+    }
+
+    @Test("a ring that appears with a dot inside it: the ring/dot edge (1.16:1) is inside the indicator and does not count")
+    func dotInsideAppearingRing() {
+        let off = Self.ringPixels(ring: nil, dot: nil)
+        let on = Self.ringPixels(ring: "#1565C0", dot: "#1A6FD0")
+        let m = NonTextContrastRule.measureIndicator(off, on, required: 3)
+        // Only the ring's outer boundary against the unchanged surface: 4 × 20 edges, each #1565C0
+        // against white. The 4 × 16 ring/dot edges (both pixels change) are not measured.
+        #expect(m.edges == 80)
+        #expect(m.covered == 80 && m.share == 1)
+        #expect(abs(m.lowest - Self.ratio("#1565C0", "#FFFFFF")) < 1e-9)
+        #expect(m.lowest > 3 && Self.ratio("#1565C0", "#1A6FD0") < 1.2)
+    }
+
+    @Test("a low-contrast ring that appears against the unchanged surface still fails, however dark its dot")
+    func faintRingStillFails() {
+        let off = Self.ringPixels(ring: nil, dot: nil)
+        let on = Self.ringPixels(ring: "#D0D0D0", dot: "#000000")
+        let m = NonTextContrastRule.measureIndicator(off, on, required: 3)
+        #expect(m.edges == 80)
+        // #D0D0D0 on white is 1.55:1; the black dot is two pixels in from the boundary, beyond the
+        // one pixel further out that an edge is judged by.
+        #expect(m.covered == 0 && m.share == 0)
+        #expect(abs(m.highest - Self.ratio("#D0D0D0", "#FFFFFF")) < 1e-9)
+        // A dot that appears inside a ring that was already there is measured against the ring:
+        // its 64 edges in each state, white against the ring (passes) and the dot against it (1.16:1).
+        let ringOnly = Self.ringPixels(ring: "#1565C0", dot: nil)
+        let withDot = Self.ringPixels(ring: "#1565C0", dot: "#1A6FD0")
+        let d = NonTextContrastRule.measureIndicator(ringOnly, withDot, required: 3)
+        #expect(d.edges == 128 && d.covered == 64)
+        #expect(abs(d.lowest - Self.ratio("#1565C0", "#1A6FD0")) < 1e-9)
+    }
 }

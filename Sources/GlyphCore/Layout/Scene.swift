@@ -66,7 +66,7 @@ public struct SceneColor: Sendable, Equatable {
 public struct SceneImage: Sendable {
     /// The image (an `ImageAsset` picks its file by scale and appearance when drawn).
     public var asset: any VectorImage
-    /// Its spec key: `on`, `off` or `clear`.
+    /// Its spec key: `on`, `off` or `clear`; an image mark's `image`.
     public var key: String
     /// A template image: only its coverage counts, painted in the part's colour (the tint).
     public var template: Bool
@@ -76,7 +76,8 @@ public struct SceneImage: Sendable {
     public var stretch: Bool
     /// The theme is dark: an image set's dark image is drawn.
     public var dark: Bool
-    /// Where the image was named: `images.on`, `images.off` or `images.clear`, with its line.
+    /// Where the image was named: `images.on`, `images.off` or `images.clear` (an image mark's
+    /// `appearance.checked.mark[0].image`), with its line.
     public var source: ColorSource
 }
 
@@ -90,7 +91,8 @@ public struct ScenePart: Sendable {
         /// A checkbox's outlined box (a ring of `lineWidth`, inside `rect`).
         case ring
         /// A mark: the tick, dash or cross (a stroke of `lineWidth` in the square `rect`), a dot (a
-        /// disc filling `rect`) or a path (`path`, fitted into `rect`).
+        /// disc filling `rect`), a path (`path`, fitted into `rect`) or an image (`image`, fitted
+        /// into `rect`; `color` nil when it is drawn in its own colours).
         case mark
         /// A switch's track (a capsule).
         case track
@@ -156,6 +158,7 @@ extension MarkKind {
         case .dot: "dot"
         case .cross: "cross"
         case .path: "mark"
+        case .image: "image mark"
         case .none: "mark"
         }
     }
@@ -240,16 +243,23 @@ public struct Scene: Sendable {
             }
             if let size = spec.size(named: v.size) {
                 for mark in a.marks {
-                    guard let c = color(mark.role, over: under) else { continue }
+                    let c = color(mark.role, over: under)
+                    guard c != nil || !mark.usesRole else { continue }
                     let side = mark.size?.side(box: layout.glyph.width, k: layout.glyphScale) ?? size.markSide(mark.kind) * layout.glyphScale
                     // The tick and dash keep the layout's square (markSize) unless they have their own.
-                    let useLayout = mark.size == nil && size.markSide(mark.kind) == size.markSize && mark.kind != .dot && mark.kind != .path
+                    let useLayout = mark.size == nil && size.markSide(mark.kind) == size.markSize && ![.dot, .path, .image].contains(mark.kind)
                     let rect = useLayout ? (layout.mark ?? layout.glyph.centred(width: side, height: side))
                         : layout.glyph.centred(width: side, height: side)
-                    let width = mark.kind == .path ? 0 : (mark.kind == .dot ? 0 : layout.markWeight)
+                    let width = [.path, .dot, .image].contains(mark.kind) ? 0 : layout.markWeight
+                    let image = mark.image.map { doc in
+                        let key = (mark.keyPath ?? "appearance.\(v.state.rawValue).mark") + ".image"
+                        return SceneImage(asset: doc, key: "image", template: mark.template,
+                                          opacity: mark.template ? 1 : theme.imageOpacity, stretch: false, dark: theme.isDark,
+                                          source: source(key))
+                    }
                     parts.append(ScenePart(.mark, name: mark.kind.partName, role: mark.role, rect: rect, lineWidth: width,
-                                           shape: mark.kind == .dot ? .circle : .square, mark: mark.kind, color: c,
-                                           beneath: under?.kind, path: mark.path))
+                                           shape: mark.kind == .dot ? .circle : .square, mark: mark.kind,
+                                           color: mark.usesRole ? c : nil, beneath: under?.kind, image: image, path: mark.path))
                 }
             }
         }

@@ -18,9 +18,10 @@ public enum ControlState: String, Sendable, CaseIterable, Codable {
     }
 }
 
-/// What a mark draws: glyphaudit's tick or dash, a dot, a cross, or the design's own path.
+/// What a mark draws: glyphaudit's tick or dash, a dot, a cross, the design's own path, or an image
+/// (an icon set's tick: SVG, PDF, PNG or an asset catalog image set).
 public enum MarkKind: String, Sendable, CaseIterable, Codable {
-    case none, check, dash, dot, cross, path
+    case none, check, dash, dot, cross, path, image
 }
 
 /// How large a mark is: in points (growing with the glyph), or a fraction of the box's side.
@@ -59,12 +60,27 @@ public struct MarkSpec: Sendable, Equatable {
     /// Nil: the size's own `tickSize`, `dashSize`, `dotSize` (for a path, the whole box).
     public var size: MarkExtent?
     public var path: MarkPath?
+    /// An image mark's image, fitted (aspect kept, centred) into the mark's square.
+    public var image: (any VectorImage)?
+    /// An image mark: true paints the image's coverage in `role`'s colour (a template); false draws
+    /// it in its own colours.
+    public var template: Bool = true
+    /// Where the mark was written (`appearance.checked.mark[0]`); nil for a default mark.
+    public var keyPath: String?
 
     public init(kind: MarkKind, role: ColorRole = .mark, size: MarkExtent? = nil, path: MarkPath? = nil) {
         self.kind = kind
         self.role = role
         self.size = size
         self.path = path
+    }
+
+    /// Whether the mark is painted in its colour role (every mark but an image in its own colours).
+    public var usesRole: Bool { kind != .image || template }
+
+    public static func == (a: MarkSpec, b: MarkSpec) -> Bool {
+        a.kind == b.kind && a.role == b.role && a.size == b.size && a.path == b.path && a.template == b.template
+            && a.image === b.image
     }
 }
 
@@ -127,7 +143,7 @@ public struct SizeSpec: Sendable, Equatable {
         case .check, .cross: tickSize ?? markSize
         case .dash: dashSize ?? markSize
         case .dot: dotSize ?? size * 0.5
-        case .path, .none: size
+        case .path, .image, .none: size
         }
     }
 }

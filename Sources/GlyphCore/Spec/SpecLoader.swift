@@ -94,6 +94,10 @@ private struct SpecParser {
     var r: SpecReader
     /// The images' loader, kept for the checks that need the spec's scales and themes.
     var imageLoader: ImageLoader?
+    /// The spec's `assets` (folders images may come from), for image marks.
+    var assetsNode: JSONNode?
+    /// Whether a mark loaded an image.
+    var loadedMarkImages = false
 
     init(path: String, source: AssetSource, images: any VectorImageReader) {
         self.path = path
@@ -153,9 +157,9 @@ private struct SpecParser {
                 }
             }
             images = try parseImages(i, roots: try parseAssetRoots(top["assets"]))
-        } else if let a = top["assets"] {
-            throw r.error("assets", a, "assets are folders images come from; this spec has no \"images\"")
         }
+        // Image marks (on a drawn box) load their images from the same folders.
+        assetsNode = top["assets"]
 
         let sizes = try parseSizes(top["sizes"]!, control: control, imageBased: images != nil)
 
@@ -234,6 +238,13 @@ private struct SpecParser {
                     fill: try m["fill"].map { n throws(InputError) in try r.bool(n, p + ".fill") } ?? d.fill,
                     marks: try m["mark"].map { n throws(InputError) in try marks(n, p + ".mark") } ?? d.marks)
             }
+        }
+
+        if images == nil, let a = top["assets"], !loadedMarkImages {
+            throw r.error("assets", a, "assets are folders images come from; this spec has no \"images\" and no image marks")
+        }
+        if let loader = imageLoader, images == nil {
+            for w in loader.warnings { r.warn(w.key, w.node, w.message) }
         }
 
         let themes = try parseThemes(top["themes"]!, control: control, states: states, label: label != nil,
@@ -321,13 +332,16 @@ private struct SpecParser {
         case .string:
             let kind = try r.choice(node, p, MarkKind.self)
             if kind == .path { throw r.error(p, node, "a path mark is an object: {\"kind\": \"path\", \"d\": \"…\"}") }
+            if kind == .image { throw r.error(p, node, "an image mark is an object: {\"kind\": \"image\", \"image\": \"images/tick.svg\"}") }
             return kind == .none ? [] : [MarkSpec(kind: kind)]
         case .array(let items):
             var out: [MarkSpec] = []
             for (i, item) in items.enumerated() { out += try marks(item, "\(p)[\(i)]") }
             return out
         case .object:
-            return [try markObject(node, p)]
+            var mark = try markObject(node, p)
+            mark.keyPath = p
+            return [mark]
         default:
             throw r.error(p, node, "expected a mark (\"none\", \"check\", \"dash\", \"dot\"), a mark object or an array of them, found \(node.typeName)")
         }
@@ -335,12 +349,16 @@ private struct SpecParser {
 
     /// `{"kind": …, "color": role, "size": length or "75%", "d", "viewBox", "stroke", "lineCap", "lineJoin"}`.
     mutating func markObject(_ node: JSONNode, _ p: String) throws(InputError) -> MarkSpec {
-        let m = try r.object(node, p, allowed: ["kind", "color", "size", "d", "viewBox", "stroke", "lineCap", "lineJoin"], required: ["kind"])
+        let m = try r.object(node, p, allowed: ["kind", "color", "size", "d", "viewBox", "stroke", "lineCap", "lineJoin", "image", "template"],
+                             required: ["kind"])
         let kind = try r.choice(m["kind"]!, p + ".kind", MarkKind.self)
         if kind == .none { throw r.error(p + ".kind", m["kind"], "a mark object draws something; leave the mark out (or write \"none\") for no mark") }
         let pathKeys = ["d", "viewBox", "stroke", "lineCap", "lineJoin"]
         if kind != .path, let k = pathKeys.first(where: { m[$0] != nil }) {
             throw r.error("\(p).\(k)", m[k], "\"\(k)\" is for a path mark (\"kind\": \"path\")")
+        }
+        if kind != .image, let k = ["image", "template"].first(where: { m[$0] != nil }) {
+            throw r.error("\(p).\(k)", m[k], "\"\(k)\" is for an image mark (\"kind\": \"image\")")
         }
         var spec = MarkSpec(kind: kind)
         if let c = m["color"] { spec.role = try r.choice(c, p + ".color", ColorRole.self) }
@@ -354,6 +372,7 @@ private struct SpecParser {
                 spec.size = .points(try r.length(n, p + ".size", min: 0, max: 1000))
             }
         }
+        if kind == .image { return try imageMark(spec, m, node, p) }
         guard kind == .path else { return spec }
         guard let dn = m["d"] else { throw r.error(p, node, "a path mark needs \"d\", its SVG path data") }
         let d = try r.string(dn, p + ".d")
@@ -384,6 +403,31 @@ private struct SpecParser {
         let join = try m["lineJoin"].map { n throws(InputError) in try r.choice(n, p + ".lineJoin", MarkPath.LineJoin.self) } ?? .miter
         guard let viewBox else { throw r.error(p, node, "a path mark needs \"viewBox\", the grid its path data is drawn on (e.g. \"0 0 20 20\")") }
         spec.path = MarkPath(d: d, data: data, viewBox: viewBox, stroke: stroke, lineCap: cap, lineJoin: join)
+        return spec
+    }
+
+    /// An image mark's `image` (SVG, PDF, PNG or an image set, from the spec's folder or its `assets`)
+    /// and `template` (default: the image set's template-rendering-intent, else true).
+    mutating func imageMark(_ mark: MarkSpec, _ m: [String: JSONNode], _ node: JSONNode, _ p: String) throws(InputError) -> MarkSpec {
+        guard let n = m["image"] else {
+            throw r.error(p, node, "an image mark needs \"image\", the SVG, PDF or PNG file (or asset catalog image set) it draws")
+        }
+        let written = try r.string(n, p + ".image")
+        if imageLoader == nil {
+            imageLoader = ImageLoader(specPath: path, source: source, reader: images, roots: try parseAssetRoots(assetsNode))
+        }
+        let image = try imageLoader!.load(written, key: p + ".image", node: n)
+        if image.isEmpty {
+            throw r.error(p + ".image", n, "\(image.path) has no size (0 × 0): an image mark is fitted into its square by its aspect ratio")
+        }
+        loadedMarkImages = true
+        var spec = mark
+        spec.image = image
+        let explicit = try m["template"].map { t throws(InputError) in try r.bool(t, p + ".template") }
+        spec.template = explicit ?? (image as? ImageAsset)?.templateIntent ?? true
+        if !spec.template, let c = m["color"] {
+            throw r.error(p + ".color", c, "\"color\" paints a template image mark; this one (\"template\": false) is drawn in its own colours")
+        }
         return spec
     }
 
@@ -572,7 +616,7 @@ private struct SpecParser {
                     let a = appearance[st] ?? .default(st)
                     if a.ring { needed.insert(.border) }
                     if a.fill { needed.insert(.fill) }
-                    for mark in a.marks { needed.insert(mark.role) }
+                    for mark in a.marks where mark.usesRole { needed.insert(mark.role) }
                 }
             }
             for role in ColorRole.allCases where needed.contains(role) {
