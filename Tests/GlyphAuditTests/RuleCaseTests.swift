@@ -10,7 +10,9 @@ import GlyphTestSupport
 // case, its expectation beside it). A new case is a new folder, not new test code:
 //
 // - `docs/examples/rules/<case>/spec.json` + `expected.json` (SVGs the spec names sit beside it);
-// - every entry of `Tests/Fixtures/icons/expectations.json` (the icon corpus: `<set>/<family>/spec.json`).
+// - every entry of `Tests/Fixtures/icons/expectations.json` (the icon corpus: `<set>/<family>/spec.json`);
+// - every entry of `Tests/Fixtures/designsystems/expectations.json` (real design systems' controls drawn
+//   as their systems draw them, copies of docs/examples/designsystems: `<control>/spec.json`).
 //
 // An expectation is `{ "<key>": "pass" | "fail" | "no-error", … }`, the grammar of the corpus's
 // `run.py`. A key is a rule id, or `rule(a,b)` for the pair of states a and b. A rule fails when the
@@ -24,8 +26,11 @@ enum RuleCases {
     static let corpus = TestPaths.fixture("icons").standardizedFileURL
     static let examplePrefix = "rules/"
     static let corpusPrefix = "icons/"
+    static let designSystems = TestPaths.fixture("designsystems").standardizedFileURL
+    static let designSystemsPrefix = "designsystems/"
     /// The one case that stands for the corpus when it cannot be read: it records why.
     static let corpusUnavailable = "icons (corpus unavailable)"
+    static let designSystemsUnavailable = "designsystems (expectations unavailable)"
 
     /// `rules/<case>` for every folder of docs/examples/rules that has a spec.json or an expected.json
     /// (a folder with only one of them is a case that fails, not one that is skipped), then
@@ -36,20 +41,31 @@ enum RuleCases {
         let local = folders.filter { name in
             ["spec.json", "expected.json"].contains { fm.fileExists(atPath: examples.appendingPathComponent(name).appendingPathComponent($0).path) }
         }.sorted().map { examplePrefix + $0 }
+        let icons: [String]
         switch corpusExpectations {
-        case .success(let entries): return local + entries.keys.sorted().map { corpusPrefix + $0 }
-        case .failure: return local + [corpusUnavailable]
+        case .success(let entries): icons = entries.keys.sorted().map { corpusPrefix + $0 }
+        case .failure: icons = [corpusUnavailable]
+        }
+        switch designSystemExpectations {
+        case .success(let entries): return local + icons + entries.keys.sorted().map { designSystemsPrefix + $0 }
+        case .failure: return local + icons + [designSystemsUnavailable]
         }
     }()
 
     struct Unavailable: Error { let message: String }
 
     /// The corpus's expectations.json, or why it cannot be had.
-    static let corpusExpectations: Result<[String: [String: String]], Unavailable> = {
-        let file = corpus.appendingPathComponent("expectations.json")
+    static let corpusExpectations = expectations(in: corpus, what: "the icon corpus", folder: "Tests/Fixtures/icons")
+    /// The design systems' expectations.json, or why it cannot be had.
+    static let designSystemExpectations = expectations(in: designSystems, what: "the design systems' controls",
+                                                       folder: "Tests/Fixtures/designsystems")
+
+    /// `folder/expectations.json`: per spec folder its verdicts.
+    static func expectations(in root: URL, what: String, folder: String) -> Result<[String: [String: String]], Unavailable> {
+        let file = root.appendingPathComponent("expectations.json")
         guard FileManager.default.fileExists(atPath: file.path) else {
-            return .failure(Unavailable(message: "the icon corpus was not found: no \(file.path) "
-                + "(Tests/Fixtures/icons is part of the checkout), so none of its cases ran"))
+            return .failure(Unavailable(message: "\(what) cannot be found: no \(file.path) "
+                + "(\(folder) is part of the checkout), so none of its cases ran"))
         }
         do {
             guard let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] else {
@@ -66,7 +82,7 @@ enum RuleCases {
         } catch {
             return .failure(Unavailable(message: "\(file.path): cannot be read: \(error)"))
         }
-    }()
+    }
 
     /// A case: its spec and what a correct audit reaches for it, or why it cannot be run.
     static func load(_ name: String) -> Result<(spec: URL, expected: [String: String]), Unavailable> {
@@ -79,7 +95,17 @@ enum RuleCases {
                 return .success((corpus.appendingPathComponent(folder).appendingPathComponent("spec.json"), expect))
             }
         }
+        if name.hasPrefix(designSystemsPrefix) {
+            let folder = String(name.dropFirst(designSystemsPrefix.count))
+            switch designSystemExpectations {
+            case .failure(let e): return .failure(e)
+            case .success(let entries):
+                guard let expect = entries[folder] else { return .failure(Unavailable(message: "no such design-system entry \(folder)")) }
+                return .success((designSystems.appendingPathComponent(folder).appendingPathComponent("spec.json"), expect))
+            }
+        }
         if name == corpusUnavailable, case .failure(let e) = corpusExpectations { return .failure(e) }
+        if name == designSystemsUnavailable, case .failure(let e) = designSystemExpectations { return .failure(e) }
         let folder = examples.appendingPathComponent(String(name.dropFirst(examplePrefix.count)))
         let spec = folder.appendingPathComponent("spec.json"), file = folder.appendingPathComponent("expected.json")
         guard FileManager.default.fileExists(atPath: spec.path) else {
@@ -134,7 +160,7 @@ struct ExpectationKey {
     }
 }
 
-@Suite("Rule cases: docs/examples/rules/<case>/ and the icon corpus, each audited against its expected.json")
+@Suite("Rule cases: docs/examples/rules/<case>/, the icon corpus and the design systems' controls, each audited against its expected.json")
 struct RuleCaseTests {
     static let verdicts: Set<String> = ["pass", "fail", "no-error"]
 
