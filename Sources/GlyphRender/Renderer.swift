@@ -125,7 +125,14 @@ public enum Renderer {
     /// Draws the scene in points onto any cairo context; an image with a file per display scale
     /// draws the one for `imageScale` (and, in a dark theme, its dark one).
     static func draw(_ cr: OpaquePointer, scene: Scene, parts: RenderParts, imageScale: Int) {
-        for part in scene.parts {
+        var skipRing = false
+        for (i, part) in scene.parts.enumerated() {
+            if skipRing { skipRing = false; continue }
+            if parts.contains(.glyph), i + 1 < scene.parts.count,
+               drawFilledRing(cr, fill: part, ring: scene.parts[i + 1]) {
+                skipRing = true
+                continue
+            }
             switch part.kind {
             case .surface:
                 guard parts.contains(.background), let c = part.color else { continue }
@@ -147,6 +154,33 @@ public enum Renderer {
                 if parts.contains(.glyph) { drawGlyphPart(cr, part, imageScale: imageScale) }
             }
         }
+    }
+
+    /// A box filled and ringed in one state (a checked box with its border, a switch's track with
+    /// its border), drawn as one layer so its outer edge is anti-aliased once, as a browser draws a
+    /// background under a border: the whole box in the ring's colour (over the fill's), then the
+    /// inside of the ring in the fill's colour. Drawn one over the other, the fill's and the ring's
+    /// edge pixels would add up (an edge pixel of coverage c would show 1 − (1 − c)²). Only for an
+    /// opaque fill (what lies inside the ring then does not show through it); false when the two
+    /// parts are not such a pair, and nothing is drawn.
+    static func drawFilledRing(_ cr: OpaquePointer, fill: ScenePart, ring: ScenePart) -> Bool {
+        guard (fill.kind == .fill && ring.kind == .ring) || (fill.kind == .track && ring.kind == .border),
+              let f = fill.color?.authored, let c = ring.color?.authored, f.a >= 1,
+              fill.rect == ring.rect, fill.cornerRadius == ring.cornerRadius, fill.shape == ring.shape,
+              ring.lineWidth > 0
+        else { return false }
+        let r = fill.rect, w = ring.lineWidth
+        // The ring over the opaque fill, in floating point (cairo rounds once, when it paints).
+        let a = c.a
+        cairo_set_source_rgb(cr, c.r * a + f.r * (1 - a), c.g * a + f.g * (1 - a), c.b * a + f.b * (1 - a))
+        boxPath(cr, r, radius: fill.cornerRadius, shape: fill.shape)
+        cairo_fill(cr)
+        if r.width > 2 * w, r.height > 2 * w {
+            setColor(cr, f)
+            boxPath(cr, r.insetBy(w), radius: max(0, fill.cornerRadius - w), shape: fill.shape)
+            cairo_fill(cr)
+        }
+        return true
     }
 
     /// One part of the glyph: the box, ring or mark of a checkbox, the track, border or knob of a
