@@ -91,7 +91,7 @@ public enum Renderer {
         cairo_destroy(cr)
         cairo_surface_finish(surface)
         cairo_surface_destroy(surface)
-        return format == .svg ? stableSVGIDs(sink.data) : sink.data
+        return format == .svg ? clipRulesInside(stableSVGIDs(sink.data)) : sink.data
     }
 
     /// cairo numbers SVG surfaces and images with process-wide counters, so the same drawing gets

@@ -183,6 +183,30 @@ struct VectorOutputTests {
         #expect(!Self.elementNames(svg).contains("image"), "\(name): an image in the SVG")
     }
 
+    @Test("an even-odd clip with curves keeps its hole in SVG output (cairo writes the rule where SVG ignores it)")
+    func evenOddClip() throws {
+        // A 16 pt square with a round hole of radius 5 (centre 8, 8), cut by the clip's even-odd rule.
+        let defs = ##"<clipPath id="c"><path clip-rule="evenodd" d="M0 0H16V16H0Z M8 3A5 5 0 1 1 8 13A5 5 0 1 1 8 3Z"/></clipPath>"##
+        let f = TempFolder()
+        f.write("on.svg", ##"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16"><defs>\##(defs)</defs><rect width="16" height="16" clip-path="url(#c)"/></svg>"##)
+        f.write("off.svg", ##"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16"/></svg>"##)
+        let spec = try Spec.load(contentsOf: f.write("spec.json", ImageAssetTests.spec(on: "on.svg", off: "off.svg", template: false)))
+        let plan = try Plan(specs: [spec])
+        let item = try #require(plan.items.first { $0.variant.state == .checked && $0.variant.scale == 1 })
+        let box = try #require(item.layout.image)  // 20 pt: the image fitted at 1.25 pt per unit
+        let svg = Renderer.vector(item.layout, spec: item.spec, format: .svg, parts: [.glyph])
+        let text = String(decoding: svg, as: UTF8.self)
+        #expect(text.contains(##"<path clip-rule="evenodd" d="##), "the rule is not on the clip's path")
+        let k = 4.0
+        let back = Renderer.raster(svg: try SVGDocument(data: svg, name: "out.svg", base: nil),
+                                   width: Int(item.layout.canvas.width * k), height: Int(item.layout.canvas.height * k))
+        let centre = back.pixel(Int(box.midX * k), Int(box.midY * k))
+        let corner = back.pixel(Int((box.minX + 1) * k), Int((box.minY + 1) * k))
+        let ring = back.pixel(Int(box.midX * k), Int((box.minY + 2.5) * k))  // 1.25 pt × 2: between the edge and the hole
+        #expect(centre.a == 0, "the hole is filled: alpha \(centre.a)")
+        #expect(corner.a == 255 && ring.a == 255)
+    }
+
     @Test("a filter and a mask that is not a stencil are bitmaps at 16 px per point, named with their line")
     func bitmapsAtFourTimesTheLargestScale() throws {
         // 16 pt image in a 20 pt box: fitted at 20 pt, so librsvg's filter region (the whole image) is
