@@ -11,8 +11,9 @@ import Foundation
 /// and written with libxml2, the parser librsvg itself uses; nothing here interprets geometry.
 enum SVGVectorForm {
     /// Rewrites every element drawn through a *stencil mask* into clip paths: a luminance mask whose
-    /// content is opaque white shapes followed by opaque black paths (fill only, no stroke, style,
-    /// class or opacity), in user space. Such a mask keeps what the white shapes cover less what the
+    /// content is opaque white shapes followed by opaque black paths, rects (square corners), circles
+    /// or ellipses (fill only, no stroke, style, class or opacity), in user space; or an alpha mask
+    /// (`mask-type="alpha"`) of shapes filled with solid colours. Such a mask keeps what the white shapes cover less what the
     /// black paths cover, which is the masked element clipped to the white shapes and then, for each
     /// black path, clipped to the complement of that path: a path around the whole drawing, wound
     /// against the black one, then the black one, clip-rule nonzero (the black path's inside winds to
@@ -60,8 +61,11 @@ enum SVGVectorForm {
                 xmlAddNextSibling(last, keep)
                 last = keep
                 for black in stencil.black {
-                    guard let copy = xmlCopyNode(black, 1), let d = attribute(black, "d") else { continue }
-                    unset(copy, "fill"); unset(copy, "fill-rule"); unset(copy, "stroke"); unset(copy, "id")
+                    // A path keeps its own direction (the caller tries both outer ones); a rect, circle or
+                    // ellipse is written as a path wound against the outer one.
+                    guard let d = attribute(black, "d") ?? outline(black, clockwise: !clockwise) else { continue }
+                    let copy = newElement(doc, like: black, "path")
+                    if let t = attribute(black, "transform") { setAttribute(copy, "transform", t) }
                     let around = clockwise ? "M-\(n) -\(n)H\(n)V\(n)H-\(n)Z " : "M-\(n) -\(n)V\(n)H\(n)V-\(n)Z "
                     setAttribute(copy, "d", around + d)
                     setAttribute(copy, "clip-rule", "nonzero")
@@ -145,7 +149,8 @@ enum SVGVectorForm {
     private static func stencil(_ mask: UnsafeMutablePointer<xmlNode>) -> (white: [UnsafeMutablePointer<xmlNode>], black: [UnsafeMutablePointer<xmlNode>])? {
         guard attributeNames(mask).allSatisfy(maskAttributes.contains) else { return nil }
         if let units = attribute(mask, "maskContentUnits"), units != "userSpaceOnUse" { return nil }
-        if let type = attribute(mask, "mask-type"), type != "luminance" { return nil }
+        let type = attribute(mask, "mask-type") ?? "luminance"
+        guard type == "luminance" || type == "alpha" else { return nil }
         var white: [UnsafeMutablePointer<xmlNode>] = [], black: [UnsafeMutablePointer<xmlNode>] = []
         var child = mask.pointee.children
         while let c = child {
@@ -160,13 +165,14 @@ enum SVGVectorForm {
             guard shapes.contains(element), c.pointee.children == nil, c.pointee.ns == mask.pointee.ns,
                   attributeNames(c).allSatisfy(shapeAttributes.contains) else { return nil }
             if let stroke = attribute(c, "stroke"), stroke != "none" { return nil }
-            switch colour(attribute(c, "fill") ?? "black") {
+            // An alpha mask keeps what any opaque paint covers: every shape is "white".
+            switch type == "alpha" ? (opaque(attribute(c, "fill") ?? "black") ? .white : nil) : colour(attribute(c, "fill") ?? "black") {
             case .white?:
                 // A white shape's own rule becomes its clip rule: evenodd is left alone (see above).
                 guard black.isEmpty, (attribute(c, "fill-rule") ?? "nonzero") == "nonzero" else { return nil }
                 white.append(c)
             case .black?:
-                guard element == "path", attribute(c, "d") != nil else { return nil }
+                guard element == "path" ? attribute(c, "d") != nil : outline(c, clockwise: true) != nil else { return nil }
                 black.append(c)
             case nil:
                 return nil
@@ -176,6 +182,40 @@ enum SVGVectorForm {
     }
 
     private enum Stencil { case white, black }
+
+    /// A solid colour with no alpha of its own (`#rgb`, `#rrggbb`, a name, `rgb()`, `hsl()`).
+    private static func opaque(_ value: String) -> Bool {
+        let v = value.lowercased().filter { !$0.isWhitespace }
+        if v.hasPrefix("#") { return v.count == 4 || v.count == 7 }
+        if v.hasPrefix("rgb(") || v.hasPrefix("hsl(") { return !v.contains("/") }
+        return !v.isEmpty && v.allSatisfy(\.isLetter) && !["none", "transparent", "inherit", "context-fill", "context-stroke"].contains(v)
+    }
+
+    /// A `rect` (square corners), `circle` or `ellipse` whose geometry attributes are plain numbers
+    /// in user units, as path data going `clockwise` (on screen, y down) or against it; nil otherwise.
+    private static func outline(_ node: UnsafeMutablePointer<xmlNode>, clockwise: Bool) -> String? {
+        func number(_ key: String, _ absent: Double?) -> Double? {
+            guard let v = attribute(node, key) else { return absent }
+            guard let d = Double(v.trimmingCharacters(in: .whitespaces)), d.isFinite else { return nil }
+            return d
+        }
+        func n(_ v: Double) -> String { String(v) }  // shortest round-trip form; SVG reads "16.0" and "1e-05"
+        switch name(node) {
+        case "rect":
+            guard attribute(node, "rx") == nil, attribute(node, "ry") == nil, let x = number("x", 0), let y = number("y", 0),
+                  let w = number("width", nil), let h = number("height", nil), w > 0, h > 0 else { return nil }
+            return clockwise ? "M\(n(x)) \(n(y))H\(n(x + w))V\(n(y + h))H\(n(x))Z" : "M\(n(x)) \(n(y))V\(n(y + h))H\(n(x + w))V\(n(y))Z"
+        case "circle", "ellipse":
+            let circle = name(node) == "circle"
+            guard let cx = number("cx", 0), let cy = number("cy", 0),
+                  let rx = circle ? number("r", nil) : number("rx", nil), let ry = circle ? rx : number("ry", nil),
+                  rx > 0, ry > 0 else { return nil }
+            let sweep = clockwise ? 1 : 0
+            return "M\(n(cx + rx)) \(n(cy))A\(n(rx)) \(n(ry)) 0 1 \(sweep) \(n(cx - rx)) \(n(cy))A\(n(rx)) \(n(ry)) 0 1 \(sweep) \(n(cx + rx)) \(n(cy))Z"
+        default:
+            return nil
+        }
+    }
 
     private static func colour(_ value: String) -> Stencil? {
         let v = value.lowercased().filter { !$0.isWhitespace }

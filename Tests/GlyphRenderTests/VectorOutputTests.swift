@@ -162,7 +162,7 @@ struct VectorOutputTests {
                 Renderer.vector(item.layout, spec: item.spec, format: .svg, parts: [.glyph]))
     }
 
-    @Test("clip paths, gradients, patterns and group opacity stay vectors", arguments: [
+    @Test("clip paths, gradients, patterns, group opacity and stencil masks stay vectors", arguments: [
         ("clipPath", ##"<clipPath id="c"><circle cx="8" cy="8" r="6"/></clipPath>"##, ##"<rect width="16" height="16" clip-path="url(#c)"/>"##),
         ("clipPath, bounding box units, nested", ##"<clipPath id="c" clipPathUnits="objectBoundingBox" clip-path="url(#d)"><circle cx=".5" cy=".5" r=".4"/></clipPath><clipPath id="d"><rect width="8" height="16"/></clipPath>"##,
          ##"<rect width="16" height="16" clip-path="url(#c)"/>"##),
@@ -173,6 +173,10 @@ struct VectorOutputTests {
         ("pattern", ##"<pattern id="p" width="4" height="4" patternUnits="userSpaceOnUse"><circle cx="2" cy="2" r="1"/></pattern>"##,
          ##"<rect width="16" height="16" fill="url(#p)"/>"##),
         ("group opacity", "", ##"<g opacity=".5"><rect width="10" height="10"/><rect x="6" y="6" width="10" height="10" fill="red"/></g>"##),
+        ("stencil mask, black circle and rect", ##"<mask id="m"><rect x="-2" y="-2" width="20" height="20" fill="#fff"/><circle cx="5" cy="5" r="3" fill="black"/><rect x="9" y="9" width="4" height="5"/></mask>"##,
+         ##"<rect width="16" height="16" mask="url(#m)"/>"##),
+        ("alpha mask of solid shapes", ##"<mask id="m" mask-type="alpha"><circle cx="8" cy="8" r="7" fill="#3a6"/><rect width="4" height="4" fill="red"/></mask>"##,
+         ##"<rect width="16" height="16" mask="url(#m)"/>"##),
         ("stencil mask in user space", ##"<mask id="m" maskUnits="userSpaceOnUse" x="0" y="0" width="16" height="16"><circle cx="8" cy="8" r="7" fill="white"/><path d="M5 5h6v6h-6z" fill="#000000"/></mask>"##,
          ##"<rect width="16" height="16" transform="translate(1 0)" mask="url(#m)"/>"##),
     ])
