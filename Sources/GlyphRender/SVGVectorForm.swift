@@ -235,7 +235,11 @@ enum SVGVectorForm {
 
     // MARK: - libxml2
 
+    /// libxml2 asks to be initialised once before threads use it (librsvg does too; a second call is harmless).
+    private static let initialised: Void = xmlInitParser()
+
     private static func parse(_ data: Data) -> xmlDocPtr? {
+        _ = initialised
         let options = Int32(bitPattern: XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         return data.withUnsafeBytes { raw -> xmlDocPtr? in
             guard let base = raw.baseAddress, raw.count <= Int(Int32.max) else { return nil }
