@@ -36,8 +36,9 @@ struct VectorForm: @unchecked Sendable {
             }
         }
         guard chosen === doc || hasBitmap(chosen) else { return VectorForm(document: chosen, masksRewritten: masks, bitmap: []) }
-        var elements = SVGVectorForm.bitmapElements(chosen.sourceData)
-        if elements.isEmpty { elements = ["an element librsvg draws as a bitmap"] }
+        // An image left with no filter, mask or blend mode holds bitmaps only through its `<image>`
+        // elements: bitmaps of their own, drawn as they are, nothing to warn of.
+        let elements = SVGVectorForm.bitmapElements(chosen.sourceData)
         return VectorForm(document: chosen, masksRewritten: masks, bitmap: elements)
     }
 

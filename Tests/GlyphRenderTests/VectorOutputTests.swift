@@ -211,6 +211,15 @@ struct VectorOutputTests {
         #expect(corner.a == 255 && ring.a == 255)
     }
 
+    @Test("an <image> element is a bitmap of its own: drawn as it is, no warning, nothing re-recorded")
+    func embeddedBitmap() throws {
+        let png = TinyPNG.encode(width: 2, height: 2, colorType: .rgb, bitDepth: 8, samples: [[[255, 0, 0], [0, 0, 255]], [[0, 0, 255], [255, 0, 0]]])
+        let (doc, pdf, svg) = try Self.drawn("", ##"<image width="16" height="16" href="data:image/png;base64,\##(png.base64EncodedString())"/>"##)
+        #expect(doc.vectorForm.bitmap.isEmpty && doc.vectorForm.document === doc, "\(doc.vectorForm.bitmap)")
+        #expect(Self.pdfImageWidths(pdf) == [2], "\(Self.pdfImageWidths(pdf))")  // the 2 × 2 PNG itself, not a 320 px recording
+        #expect(Self.elementNames(svg).filter { $0 == "image" }.count == 1)
+    }
+
     @Test("a filter and a mask that is not a stencil are bitmaps at 16 px per point, named with their line")
     func bitmapsAtFourTimesTheLargestScale() throws {
         // 16 pt image in a 20 pt box: fitted at 20 pt, so librsvg's filter region (the whole image) is
