@@ -9,7 +9,7 @@ import Foundation
 /// resolution (one pixel per point on a PDF or SVG surface: Primer's 16 pt tick became a 16 × 16 px
 /// image), and cairo's SVG surface rasterises `mix-blend-mode` (PDF has blend modes). The XML is read
 /// and written with libxml2, the parser librsvg itself uses; nothing here interprets geometry.
-enum SVGVectorForm {
+public enum SVGVectorForm {
     /// Rewrites every element drawn through a *stencil mask* into clip paths: a luminance mask whose
     /// content is opaque white shapes followed by opaque black paths, rects (square corners), circles
     /// or ellipses (fill only, no stroke, style, class or opacity), in user space; or an alpha mask
@@ -136,6 +136,13 @@ enum SVGVectorForm {
             found.append("<\(element)\(id)> (line \(line), \(said.joined(separator: ", ")))")
         }
         return found
+    }
+
+    /// The fuzzer's entry (glyphfuzz's `svg` target): both readings of untrusted bytes, results dropped.
+    public static func fuzz(_ data: Data) {
+        _ = rewriteStencilMasks(data, extent: 128)
+        _ = rewriteStencilMasks(data, extent: 128, clockwise: false)
+        _ = bitmapElements(data)
     }
 
     // MARK: - A stencil mask
