@@ -30,6 +30,13 @@ let package = Package(
             pkgConfig: "librsvg-2.0",
             providers: [.apt(["librsvg2-dev"])]
         ),
+        // libxml2 (librsvg's own XML parser): reads and rewrites an SVG for vector output
+        // (SVGVectorForm), so that what librsvg would draw as a bitmap is drawn as a vector where it can.
+        .systemLibrary(
+            name: "CXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // poppler's GLib binding (reads PDF, draws its pages through cairo).
         .systemLibrary(
             name: "CPoppler",
@@ -60,7 +67,7 @@ let package = Package(
         .target(name: "GlyphRaster", dependencies: ["GlyphCore", "GlyphColor", "CGlyphSupport"], swiftSettings: swift6),
         .target(name: "GlyphAudit", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphRender",
-                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "CCairo", "CRsvg", "CPoppler", "CPNG"],
+                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "CCairo", "CRsvg", "CPoppler", "CPNG", "CXML2"],
                 swiftSettings: swift6),
         .target(name: "GlyphSnapshot", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphReport", dependencies: ["GlyphCore", "GlyphAudit", "GlyphSnapshot"], swiftSettings: swift6),

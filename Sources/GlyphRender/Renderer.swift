@@ -82,13 +82,16 @@ public enum Renderer {
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, "glyphaudit")
             cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, scene.variant.id)
         }
+        // What cairo itself must rasterise (a blend mode on an SVG surface) is made at 4 × the largest display scale.
+        let ppi = 72 * VectorBitmaps.pixelsPerPoint
+        cairo_surface_set_fallback_resolution(surface, ppi, ppi)
         let cr = cairo_create(surface)!
         // An image with a file per scale draws its most detailed one.
         draw(cr, scene: scene, parts: parts, imageScale: Int.max)
         cairo_destroy(cr)
         cairo_surface_finish(surface)
         cairo_surface_destroy(surface)
-        return format == .svg ? stableSVGIDs(sink.data) : sink.data
+        return format == .svg ? clipRulesInside(stableSVGIDs(sink.data)) : sink.data
     }
 
     /// cairo numbers SVG surfaces and images with process-wide counters, so the same drawing gets

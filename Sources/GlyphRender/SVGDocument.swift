@@ -19,6 +19,13 @@ public final class SVGDocument: VectorImage, @unchecked Sendable {
     private let handle: UnsafeMutablePointer<RsvgHandle>
     /// A librsvg handle is not safe to draw from two threads at once.
     private let lock = NSLock()
+    /// The file's bytes and base, for the form drawn on vector surfaces (`vectorForm`).
+    let sourceData: Data
+    private let base: URL?
+    /// The viewBox's extent (or the size), in user units: how far the drawing may reach.
+    private let extent: Double
+    private let formLock = NSLock()
+    private var form: VectorForm?
 
     /// The document behind a spec's image: every `VectorImage` a spec holds was read by `ImageFileReader`.
     public static func of(_ image: any VectorImage) -> SVGDocument {
@@ -75,6 +82,14 @@ public final class SVGDocument: VectorImage, @unchecked Sendable {
         handle = h
         width = size.width
         height = size.height
+        sourceData = data
+        self.base = base
+        var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
+        var lw = RsvgLength(), lh = RsvgLength()
+        var viewBox = RsvgRectangle()
+        rsvg_handle_get_intrinsic_dimensions(h, &hasWidth, &lw, &hasHeight, &lh, &hasViewBox, &viewBox)
+        let box = hasViewBox != 0 ? [abs(viewBox.x) + abs(viewBox.width), abs(viewBox.y) + abs(viewBox.height)] : []
+        extent = (box + [size.width, size.height]).filter(\.isFinite).max() ?? 0
     }
 
     /// The document's size in CSS pixels, as rsvg-convert sizes it: its `width` and `height` when both
@@ -166,13 +181,33 @@ public final class SVGDocument: VectorImage, @unchecked Sendable {
     }
 
     /// Draws the document into `rect` (user space of `cr`). The caller picks a rect of the image's aspect.
+    /// On an SVG or PDF surface it draws the document's vector form (`SVGDocument+Vector.swift`).
     func draw(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {
         guard !isEmpty, w > 0, h > 0 else { return }
+        if Self.isVectorTarget(cr) {
+            drawVector(cr, x: x, y: y, width: w, height: h)
+        } else {
+            render(cr, x: x, y: y, width: w, height: h)
+        }
+    }
+
+    /// librsvg draws the document into `rect`, onto whatever `cr` targets.
+    func render(_ cr: OpaquePointer, x: Double, y: Double, width w: Double, height h: Double) {
         var viewport = RsvgRectangle(x: x, y: y, width: w, height: h)
         var error: UnsafeMutablePointer<GError>?
         lock.lock()
         _ = rsvg_handle_render_document(handle, cr, &viewport, &error)
         lock.unlock()
         if let error { g_error_free(error) }
+    }
+
+    /// The form drawn on vector surfaces, made once (on first use: PNG-only runs never make it).
+    var vectorForm: VectorForm {
+        formLock.lock()
+        defer { formLock.unlock() }
+        if let form { return form }
+        let made = VectorForm.make(self, data: sourceData, base: base, extent: extent)
+        form = made
+        return made
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GlyphCore
 import GlyphExport
 import GlyphPipeline
+import GlyphRender
 
 enum ExportCommand {
     static let command = Command(
@@ -17,6 +18,9 @@ enum ExportCommand {
         Template images are drawn in black and marked as templates. Contents.json is written as Xcode writes it.
         A file is written (atomically) only when its bytes change; a re-export of an unchanged catalog touches
         nothing. --only takes preset, control, shape, size and state. See docs/export.md.
+        A vector image holds no bitmap for an SVG's shapes, clip paths, gradients, patterns or stencil masks;
+        what librsvg can only draw as a bitmap (filters, other masks) is made at 16 px per point, with a
+        warning naming the image and element.
         """,
         options: [
             SelectionOptions.preset,
@@ -55,6 +59,7 @@ enum ExportCommand {
         // Load, lay out and render everything in memory first: bad input writes nothing.
         let catalog = try AssetCatalog(specs: try Selection.specs(args), filter: try Selection.filter(args), format: format)
         let files = try catalog.files(jobs: jobs)
+        for warning in VectorBitmaps.drain() { Console.warning(warning) }
         let summary = try AssetCatalog.write(files, to: root)
 
         Console.info(String(format: "exported %d of %d image sets (%@) into %@: %d files written, %d unchanged%@ in %.2f s",

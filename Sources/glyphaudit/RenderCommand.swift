@@ -13,8 +13,10 @@ enum RenderCommand {
         discussion: """
         Renders every selected variant (size × Dynamic Type size × theme × state × display scale) and writes
         DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.<format>. PNGs are at the display
-        scale; SVG and PDF are in points (one file per scale, same geometry). Every file is written atomically.
-        With no --preset and no --spec, the four built-in presets are rendered.
+        scale; SVG and PDF are in points (one file per scale, same geometry) and hold no bitmap for an SVG's
+        shapes, clip paths, gradients, patterns or stencil masks; what librsvg can only draw as a bitmap
+        (filters, other masks) is made at 16 px per point, with a warning naming the image and element.
+        Every file is written atomically. With no --preset and no --spec, the four built-in presets are rendered.
         """,
         options: Selection.options + [out, format, svgJobs, contactSheet, OutputOptions.quiet],
         run: run)
@@ -44,6 +46,7 @@ enum RenderCommand {
             Console.error("cannot write \(out.path): \(first)")
             return .badInput
         }
+        for warning in VectorBitmaps.drain() { Console.warning(warning) }
         if let sheets = args.value(contactSheet) {
             try Pipeline.writeContactSheets(plan, into: URL(fileURLWithPath: sheets))
         }

@@ -22,7 +22,7 @@ enum FuzzTarget: String, CaseIterable {
         switch self {
         case .json: "JSONReader.parse (specs, tokens, configs, baselines)"
         case .spec: "Spec.load: a spec and its token file, split at a line \"--tokens--\""
-        case .svg: "SVGReferenceCheck.check (the XML parse and the reference rules)"
+        case .svg: "SVGReferenceCheck.check (the XML parse and the reference rules), then SVGVectorForm (libxml2: the vector output's rewrite)"
         case .png: "Raster(pngData:) (libpng through CGlyphSupport)"
         }
     }
@@ -37,6 +37,7 @@ enum FuzzTarget: String, CaseIterable {
             // A folder that does not exist: the check resolves references against it and reads nothing.
             _ = try? SVGReferenceCheck.check(data: data, file: URL(fileURLWithPath: "/nonexistent-fuzz/image.svg"),
                                              name: "image.svg")
+            SVGVectorForm.fuzz(data)
         case .png:
             _ = try? Raster(pngData: data)
         }
