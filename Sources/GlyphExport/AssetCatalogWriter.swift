@@ -45,13 +45,13 @@ extension AssetCatalog {
             if fm.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
                 throw InputError(file: url.path, message: "is a folder; the catalog needs a file there")
             }
-            var parent = (file.path as NSString).deletingLastPathComponent
+            var parent = file.path.parentPath
             while !parent.isEmpty, folders.insert(parent).inserted {
                 let p = root.appendingPathComponent(parent).path
                 if fm.fileExists(atPath: p, isDirectory: &isFolder), !isFolder.boolValue {
                     throw InputError(file: p, message: "is a file; the catalog needs a folder there")
                 }
-                parent = (parent as NSString).deletingLastPathComponent
+                parent = parent.parentPath
             }
         }
 
@@ -73,7 +73,7 @@ extension AssetCatalog {
         // Stale files in the image sets this export wrote.
         var expected: [String: Set<String>] = [:]
         for file in files {
-            let folder = (file.path as NSString).deletingLastPathComponent
+            let folder = file.path.parentPath
             guard folder.hasSuffix(".imageset") else { continue }
             expected[folder, default: []].insert((file.path as NSString).lastPathComponent)
         }

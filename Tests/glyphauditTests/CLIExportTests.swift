@@ -160,6 +160,18 @@ struct CLIExportTests {
         }
     }
 
+    @Test("A spec named with one character exports (Foundation's deletingLastPathComponent crashed on its folder \"t\")")
+    func oneCharacterName() throws {
+        let dir = TempFolder()
+        dir.write("t.json", """
+        {"name": "t", "control": "checkbox", "sizes": {"md": {"size": 16}}, "states": ["unchecked", "checked"],
+         "themes": {"default": {"surface": "#FFFFFF", "border": "#000000", "fill": "#000000", "mark": "#FFFFFF"}}}
+        """)
+        let r = try CLI.run(["export", "--spec", "t.json", "--xcassets", "T.xcassets"], in: dir.url)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(dir.files("T.xcassets").contains("t/square-md-checked.imageset/Contents.json"), "\(dir.files("T.xcassets"))")
+    }
+
     @Test("bad input exits 2 and leaves no catalog; usage errors exit 64")
     func badInput() throws {
         let dir = TempFolder()

@@ -34,7 +34,7 @@ struct ImageLoader {
         self.specFile = source.displayName(specPath)
         self.source = source
         self.reader = reader
-        self.folders = [(specPath as NSString).deletingLastPathComponent] + roots
+        self.folders = [specPath.parentPath] + roots
     }
 
     func fail(_ key: String, _ node: JSONNode, _ message: String) -> InputError {
@@ -133,7 +133,7 @@ struct ImageLoader {
     /// A PNG and the siblings that give it other scales, as UIImage finds them: `on.png` is @1x,
     /// `on@2x.png` @2x, `on@3x.png` @3x (and `on@4x.png` for a spec's scale 4), whichever is named.
     mutating func loadPNG(_ path: String, data: Data, key: String, node: JSONNode) throws(InputError) -> any VectorImage {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.parentPath
         let file = (path as NSString).lastPathComponent
         let ext = (file as NSString).pathExtension.isEmpty ? "" : "." + (file as NSString).pathExtension
         var stem = ext.isEmpty ? file : (file as NSString).deletingPathExtension

@@ -155,7 +155,7 @@ public enum AtomicFile {
         if mkdir(path, 0o777) == 0 { return }
         var code = errno
         if code == ENOENT {
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = path.parentPath
             if !parent.isEmpty && parent != path {
                 try makeFolder(parent, for: url)
                 if mkdir(path, 0o777) == 0 { return }
