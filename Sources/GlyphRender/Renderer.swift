@@ -149,8 +149,8 @@ public enum Renderer {
         }
     }
 
-    /// One part of the glyph: the box, ring or mark of a checkbox, the track, border or knob of a
-    /// switch, or an image.
+    /// One part of the glyph: the box, ring or mark of a checkbox, the track, border, knob, knob
+    /// border or mark of a switch, or an image.
     static func drawGlyphPart(_ cr: OpaquePointer, _ part: ScenePart, imageScale: Int) {
         let r = part.rect
         switch part.kind {
@@ -159,8 +159,8 @@ public enum Renderer {
             boxPath(cr, r, radius: part.cornerRadius, shape: part.shape)
             setColor(cr, c.authored)
             cairo_fill(cr)
-        case .ring, .border:
-            // The ring lies inside the box, like SwiftUI's strokeBorder.
+        case .ring, .border, .knobBorder:
+            // The ring lies inside the box (the knob), like SwiftUI's strokeBorder.
             guard let c = part.color else { return }
             let w = part.lineWidth
             boxPath(cr, r.insetBy(w / 2), radius: max(0, part.cornerRadius - w / 2), shape: part.shape)
