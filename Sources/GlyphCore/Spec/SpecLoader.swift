@@ -248,20 +248,9 @@ private struct SpecParser {
             }
         }
 
-        var themes = try parseThemes(top["themes"]!, control: control, states: states, label: label != nil,
-                                     images: images, appearance: appearance, sizes: sizes, switchMarks: switchMarks)
-        if onOffLabels, let o = top["onOffLabels"] {
-            // iOS's label colours where a theme gives none (Flutter's CupertinoSwitch: white on, #B3B3B3 off).
-            for i in themes.indices {
-                for (role, hex) in [(ColorRole.onLabel, "#FFFFFF"), (.offLabel, "#B3B3B3")] where themes[i].colors[role] == nil {
-                    themes[i].colors[role] = AuthoredColor(
-                        rgba: RGBA(hex: hex)!, line: o.line,
-                        note: "iOS's \(role == .onLabel ? "on" : "off") label colour \(hex) as Flutter's CupertinoSwitch draws it "
-                            + "(Apple publishes none); themes.\(themes[i].name).\(role.rawValue) sets it",
-                        keyPath: "onOffLabels")
-                }
-            }
-        }
+        let themes = try parseThemes(top["themes"]!, control: control, states: states, label: label != nil,
+                                     images: images, appearance: appearance, sizes: sizes, switchMarks: switchMarks,
+                                     onOffLabels: onOffLabels ? top["onOffLabels"] : nil)
 
         var scales = [1, 2, 3]
         if let s = top["scales"] {
@@ -599,7 +588,8 @@ private struct SpecParser {
 
     mutating func parseThemes(_ node: JSONNode, control: ControlKind, states: [ControlState], label: Bool,
                               images: ImageSetSpec?, appearance: [ControlState: StateAppearance],
-                              sizes: [SizeSpec], switchMarks: [ControlState: SwitchMarks] = [:]) throws(InputError) -> [ThemeSpec] {
+                              sizes: [SizeSpec], switchMarks: [ControlState: SwitchMarks] = [:],
+                              onOffLabels: JSONNode? = nil) throws(InputError) -> [ThemeSpec] {
         // A switch track with a ring needs its colour (drawn in every state); an image switch has no track.
         let drawnSwitch = control == .switch && images == nil
         let ringedTrack = drawnSwitch ? sizes.first { s in states.contains { s.borderWidth($0) > 0 } } : nil
@@ -642,6 +632,16 @@ private struct SpecParser {
                     throw r.error("\(p).imageOpacity", o, "expected a number in 0…1")
                 }
                 opacity = v
+            }
+            if let o = onOffLabels {
+                // iOS's label colours where the theme gives none (Flutter's CupertinoSwitch: white on, #B3B3B3 off).
+                for (role, hex) in [(ColorRole.onLabel, "#FFFFFF"), (.offLabel, "#B3B3B3")] where colors[role] == nil {
+                    colors[role] = AuthoredColor(
+                        rgba: RGBA(hex: hex)!, line: o.line,
+                        note: "iOS's \(role == .onLabel ? "on" : "off") label colour \(hex) as Flutter's CupertinoSwitch draws it "
+                            + "(Apple publishes none); \(p).\(role.rawValue) sets it",
+                        keyPath: "onOffLabels")
+                }
             }
             var theme = ThemeSpec(name: name, colors: colors, stateColors: stateColors, imageOpacity: opacity)
             theme.appearance = try m["appearance"].map { a throws(InputError) in try r.choice(a, "\(p).appearance", ThemeAppearance.self) }
