@@ -224,7 +224,7 @@ private struct SpecParser {
             switchMarks = try parseSwitchMarks(a, states: states)
         } else if let a = top["appearance"] {
             guard control == .checkbox, images == nil else {
-                throw r.error("appearance", a, "appearance is for drawn checkboxes (not switches or image checkboxes)")
+                throw r.error("appearance", a, "appearance is for drawn checkboxes and drawn switches (not image checkboxes or image switches)")
             }
             for (key, node) in try r.map(a, "appearance") {
                 let p = "appearance.\(key)"
