@@ -41,6 +41,8 @@ public struct ClippingRule: AuditRule {
                 guard let first = marks.first else { return nil }
                 return marks.dropFirst().reduce(first) { $0.union($1) }
             }
+            // A drawn switch: its track, and a knob taller than the track.
+            if let knob = layout.knob, knob.height > layout.glyph.height { return layout.glyph.union(knob) }
             return layout.glyph
         }
         // Pixels that differ from the surface (the corner of the cut is outside the glyph).

@@ -32,7 +32,13 @@ extension NonTextContrastRule {
             if let track = part(.track) {
                 out.append(Measured(subject: track.name, part: track, background: surface, alternative: part(.border)))
                 if let knob = part(.knob) {
-                    out.append(Measured(subject: "knob on \(track.name)", part: knob, background: track))
+                    // A knob stands out from its track through its fill or its border, whichever is stronger.
+                    out.append(Measured(subject: "knob on \(track.name)", part: knob, background: track, alternative: part(.knobBorder)))
+                }
+                // Each mark against what it sits on: the track, or the knob.
+                for mark in scene.parts where mark.kind == .mark && mark.color != nil {
+                    guard let under = scene.beneath(mark), under.color != nil else { continue }
+                    out.append(Measured(subject: mark.name, part: mark, background: under))
                 }
             }
             return out

@@ -20,8 +20,9 @@ extension NonTextContrastRule {
 
     static func pixelParts(_ item: PlannedVariant, required: Double) -> [PixelPart] {
         let scene = item.scene, layout = item.layout
-        // A drawn switch's parts are filled areas, never thinner than a pixel; an image switch's tint is measured.
-        guard scene.control == .checkbox || scene.image != nil else { return [] }
+        // A drawn switch's track and knob are filled areas, never thinner than a pixel, but its marks
+        // may be; an image switch's tint is measured.
+        guard scene.control == .checkbox || scene.image != nil || scene.parts.contains(where: { $0.kind == .mark }) else { return [] }
         var out: [PixelPart] = []
         for m in measured(scene) {
             let color = m.part.color!, background = m.background.color!.seen

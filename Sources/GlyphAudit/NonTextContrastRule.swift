@@ -18,7 +18,9 @@ public struct NonTextContrastRule: AuditRule {
     under them, ratios never rounded): the box's boundary against the surface (the ring when it is \
     hollow; the ring or the fill, whichever is stronger, when it is filled), the mark (tick, dash) \
     against the fill or surface around it, a template image's tint against the surface (image \
-    checkboxes and image switches alike), the switch's off and on track against the surface, and the knob against the track. A theme named `disabled` \
+    checkboxes and image switches alike), the switch's off and on track (or its border, the stronger) against the surface, the knob \
+    against the track through its fill or its knob border (the stronger), and each switch mark against the part it sits on (track \
+    or knob; On/Off Labels on the track). A theme named `disabled` \
     (or `disabled-…`) is exempt (1.4.11 exempts inactive components): its ratios are reported as info. \
     Also from the rendered pixels: when a ring, mark or image reaches the ratio as authored but no \
     pixel of it does at some display scale (a stroke thinner than a pixel is blended with the surface), \

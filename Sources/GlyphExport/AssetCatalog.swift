@@ -260,6 +260,20 @@ extension Layout {
     /// no label. The glyph box was snapped to the variant's pixel grid, so the move keeps it on the grid.
     func glyphOnly() -> Layout {
         var l = self
+        // A switch knob taller than its track is part of the picture: the canvas holds it too.
+        if let knob, knob.height > glyph.height {
+            let box = glyph.union(knob)
+            let dx = -box.x, dy = -box.y
+            l.canvas = Rect(x: 0, y: 0, width: box.width, height: box.height)
+            l.glyph = glyph.offsetBy(dx: dx, dy: dy)
+            l.frame = frame.offsetBy(dx: dx, dy: dy)
+            l.image = image?.offsetBy(dx: dx, dy: dy)
+            l.mark = mark?.offsetBy(dx: dx, dy: dy)
+            l.knob = knob.offsetBy(dx: dx, dy: dy)
+            l.hitArea = hitArea.offsetBy(dx: dx, dy: dy)
+            l.label = nil
+            return l
+        }
         let dx = -glyph.x, dy = -glyph.y
         l.canvas = Rect(x: 0, y: 0, width: glyph.width, height: glyph.height)
         l.glyph = l.canvas

@@ -159,15 +159,16 @@ public enum Renderer {
         }
     }
 
-    /// A box filled and ringed in one state (a checked box with its border, a switch's track with
-    /// its border), drawn as one layer so its outer edge is anti-aliased once, as a browser draws a
+    /// A box filled and ringed in one state (a checked box with its border, a switch's track or knob
+    /// with its border), drawn as one layer so its outer edge is anti-aliased once, as a browser draws a
     /// background under a border: the whole box in the ring's colour (over the fill's), then the
     /// inside of the ring in the fill's colour. Drawn one over the other, the fill's and the ring's
     /// edge pixels would add up (an edge pixel of coverage c would show 1 − (1 − c)²). Only for an
     /// opaque fill (what lies inside the ring then does not show through it); false when the two
     /// parts are not such a pair, and nothing is drawn.
     static func drawFilledRing(_ cr: OpaquePointer, fill: ScenePart, ring: ScenePart) -> Bool {
-        guard (fill.kind == .fill && ring.kind == .ring) || (fill.kind == .track && ring.kind == .border),
+        guard (fill.kind == .fill && ring.kind == .ring) || (fill.kind == .track && ring.kind == .border)
+                || (fill.kind == .knob && ring.kind == .knobBorder),
               let f = fill.color?.authored, let c = ring.color?.authored, f.a >= 1,
               fill.rect == ring.rect, fill.cornerRadius == ring.cornerRadius, fill.shape == ring.shape,
               ring.lineWidth > 0
@@ -186,8 +187,8 @@ public enum Renderer {
         return true
     }
 
-    /// One part of the glyph: the box, ring or mark of a checkbox, the track, border or knob of a
-    /// switch, or an image.
+    /// One part of the glyph: the box, ring or mark of a checkbox, the track, border, knob, knob
+    /// border or mark of a switch, or an image.
     static func drawGlyphPart(_ cr: OpaquePointer, _ part: ScenePart, imageScale: Int) {
         let r = part.rect
         switch part.kind {
@@ -196,8 +197,8 @@ public enum Renderer {
             boxPath(cr, r, radius: part.cornerRadius, shape: part.shape)
             setColor(cr, c.authored)
             cairo_fill(cr)
-        case .ring, .border:
-            // The ring lies inside the box, like SwiftUI's strokeBorder.
+        case .ring, .border, .knobBorder:
+            // The ring lies inside the box (the knob), like SwiftUI's strokeBorder.
             guard let c = part.color else { return }
             let w = part.lineWidth
             boxPath(cr, r.insetBy(w / 2), radius: max(0, part.cornerRadius - w / 2), shape: part.shape)

@@ -243,6 +243,27 @@ struct ExportTests {
         }
     }
 
+    @Test("a switch knob taller than its track is exported whole: the image is the track and the knob")
+    func tallKnob() throws {
+        let spec = try #require(try loadSpec("""
+        {"name": "m2", "control": "switch", "sizes": {"md": {"trackWidth": 36, "trackHeight": 14, "knobDiameter": 20, "knobInset": 0}},
+         "states": ["off", "on"], "scales": [2], "dynamicTypeSizes": ["L"],
+         "themes": {"default": {"surface": "#FFFFFF", "trackOff": "#9E9E9E", "trackOn": "#9E9E9E", "knob": "#000000"}}}
+        """).get())
+        let catalog = try AssetCatalog(specs: [spec])
+        let images = catalog.imageSets.flatMap(\.images)
+        #expect(!images.isEmpty)
+        for image in images {
+            let r = Renderer.raster(image.layout, spec: image.spec, parts: [.glyph])
+            let s = image.layout.variant.scale
+            // 36 × 20 pt at its scale; the knob's top and bottom rows (3 pt above and below the track) are drawn.
+            #expect(r.width == 36 * s && r.height == 20 * s, "\(r.width) × \(r.height) @\(s)x")
+            let knob = try #require(image.layout.knob)
+            #expect(knob.minY == 0 && knob.height == 20)
+            #expect(r.pixel(Int(knob.midX) * s, 0).a > 200 && r.pixel(Int(knob.midX) * s, 20 * s - 1).a > 200)
+        }
+    }
+
     @Test("template images are one colour (black, coverage in alpha) with no dark variant")
     func templateImages() throws {
         let catalog = try AssetCatalog(specs: [try Presets.load("rvs-checkbox")])

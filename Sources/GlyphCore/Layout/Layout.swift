@@ -48,6 +48,8 @@ public struct Layout: Sendable {
     public var glyphScale: Double
     public var cornerRadius: Double
     public var borderWidth: Double
+    /// A drawn switch's knob ring in this state (0: none).
+    public var knobBorderWidth: Double
     public var markWeight: Double
     public var appearance: StateAppearance
 
@@ -78,12 +80,15 @@ public struct Layout: Sendable {
         }
         let drawnSwitch = spec.control == .switch && spec.images == nil
         cornerRadius = (drawnSwitch ? size.trackHeight / 2 : size.cornerRadius) * k
-        borderWidth = size.borderWidth * k
+        borderWidth = (drawnSwitch ? size.borderWidth(v.state) : size.borderWidth) * k
+        knobBorderWidth = drawnSwitch ? size.knobBorderWidth(v.state) * k : 0
         markWeight = size.markWeight * k
+        // A drawn switch's knob may be taller than its track (then the frame that hugs it holds the knob too).
+        let knobExtent = drawnSwitch ? spec.states.map { size.knobDiameter($0) }.max().map { $0 * k } ?? 0 : 0
 
         let frameSize: (w: Double, h: Double)
         switch spec.frame {
-        case .hug: frameSize = glyphSize
+        case .hug: frameSize = (glyphSize.w, max(glyphSize.h, knobExtent))
         case let .fixed(w, h): frameSize = (w, h)
         case .size: frameSize = (glyphSize.w / k, glyphSize.h / k)
         }
@@ -115,7 +120,8 @@ public struct Layout: Sendable {
 
         // Everything that is drawn, plus a margin, so overflow is on the canvas. A label with a
         // `maxWidth` is drawn cut to it, so only that part takes room.
-        let glyphPart = frame.union(glyph)
+        var glyphPart = frame.union(glyph)
+        if knobExtent > glyphSize.h { glyphPart = glyphPart.union(glyph.centred(width: glyphSize.w, height: knobExtent)) }
         var labelPart: Rect?
         if let l = spec.label, let box = labelBox, let m = labelMetrics {
             let ink = m.ink.offsetBy(dx: box.x, dy: box.y)
@@ -176,8 +182,8 @@ public struct Layout: Sendable {
         }
 
         if drawnSwitch {
-            let d = size.knobDiameter * k
-            let inset = size.knobInset * k
+            let d = size.knobDiameter(v.state) * k
+            let inset = size.knobInset(v.state) * k
             let on = v.state == .on
             let cx = on ? glyph.maxX - inset - d / 2 : glyph.minX + inset + d / 2
             knob = Rect(x: cx - d / 2, y: glyph.midY - d / 2, width: d, height: d)

@@ -100,6 +100,8 @@ public struct ScenePart: Sendable {
         case border
         /// A switch's knob (a circle in `rect`).
         case knob
+        /// A switch knob's border (a stroke of `lineWidth`, inside the knob's edge).
+        case knobBorder
         /// An image checkbox's or image switch's image (`image`).
         case image
         /// The label (`label`).
@@ -226,8 +228,35 @@ public struct Scene: Sendable {
                 parts.append(ScenePart(.border, name: "border", role: .border, rect: layout.glyph, cornerRadius: layout.glyph.height / 2,
                                        lineWidth: layout.borderWidth, color: c, beneath: under?.kind))
             }
+            let marks = spec.switchMarks[v.state] ?? SwitchMarks()
+            // Track marks, then iOS's On/Off Label of the state (unless the state has its own track mark).
+            if let track, let knob = layout.knob {
+                for mark in marks.track {
+                    guard let c = color(mark.role, over: track) else { continue }
+                    parts.append(Scene.switchMark(mark, rect: Scene.trackMarkRect(mark, track: track.rect, knob: knob, on: on, k: layout.glyphScale),
+                                                  name: "track \(mark.kind.partName)", weight: layout.markWeight, color: c, beneath: .track))
+                }
+                if spec.onOffLabels, marks.track.isEmpty {
+                    let label = MarkSpec.onOffLabel(on: on)
+                    if let c = color(label.role, over: track) {
+                        parts.append(Scene.switchMark(label, rect: Scene.onOffLabelRect(track: track.rect, on: on),
+                                                      name: on ? "on label" : "off label", weight: 0, color: c, beneath: .track))
+                    }
+                }
+            }
             if let knob = layout.knob, let c = color(.knob, over: under) {
-                parts.append(ScenePart(.knob, name: "knob", role: .knob, rect: knob, shape: .circle, color: c, beneath: under?.kind))
+                let knobPart = ScenePart(.knob, name: "knob", role: .knob, rect: knob, shape: .circle, color: c, beneath: under?.kind)
+                parts.append(knobPart)
+                if layout.knobBorderWidth > 0, let b = color(.knobBorder, over: knobPart) {
+                    parts.append(ScenePart(.knobBorder, name: "knob border", role: .knobBorder, rect: knob, lineWidth: layout.knobBorderWidth,
+                                           shape: .circle, color: b, beneath: .knob))
+                }
+                for mark in marks.knob {
+                    guard let mc = color(mark.role, over: knobPart) else { continue }
+                    let side = mark.size?.side(box: knob.width, k: layout.glyphScale) ?? knob.width * Scene.knobMarkShare
+                    parts.append(Scene.switchMark(mark, rect: knob.centred(width: side, height: side), name: "knob \(mark.kind.partName)",
+                                                  weight: layout.markWeight, color: mc, beneath: .knob))
+                }
             }
         } else {
             let a = layout.appearance
@@ -267,6 +296,40 @@ public struct Scene: Sendable {
         if let label = layout.label, let c = color(.label, over: surface) {
             parts.append(ScenePart(.label, name: "label", role: .label, rect: label.box, color: c, beneath: .surface, label: label))
         }
+    }
+
+    /// A switch mark's default side: half the track's height on the track, two thirds of the knob in
+    /// the knob (Material 3: a 16 px icon in the 24 px handle).
+    public static let trackMarkShare = 0.5
+    public static let knobMarkShare = 2.0 / 3
+
+    /// A mark on a switch: its kind's drawing (the same as a checkbox's marks) in `rect`; a tick,
+    /// dash or cross stroked `weight` wide (the size's `markWeight`), else 16 % of its side.
+    static func switchMark(_ mark: MarkSpec, rect: Rect, name: String, weight: Double, color: SceneColor,
+                           beneath: ScenePart.Kind) -> ScenePart {
+        let stroked = mark.kind == .check || mark.kind == .dash || mark.kind == .cross
+        return ScenePart(.mark, name: name, role: mark.role, rect: rect, lineWidth: stroked ? (weight > 0 ? weight : 0.16 * rect.width) : 0,
+                         shape: mark.kind == .dot ? .circle : .square, mark: mark.kind, color: color, beneath: beneath, path: mark.path)
+    }
+
+    /// A track mark's square: centred in the part of the track the knob leaves free (before the
+    /// knob when on, after it when off), its side the mark's `size` (a percentage of the track's height) or half the track's height.
+    public static func trackMarkRect(_ mark: MarkSpec, track: Rect, knob: Rect, on: Bool, k: Double) -> Rect {
+        let side = mark.size?.side(box: track.height, k: k) ?? track.height * trackMarkShare
+        let free = on ? Rect(x: track.minX, y: track.minY, width: max(0, knob.minX - track.minX), height: track.height)
+            : Rect(x: knob.maxX, y: track.minY, width: max(0, track.maxX - knob.maxX), height: track.height)
+        return free.centred(width: side, height: side)
+    }
+
+    /// Where iOS draws its On/Off Labels, in a 51 × 31 pt track (Flutter's `CupertinoSwitch`, whose
+    /// numbers were read off Xcode's view inspector; Apple publishes none): the `|` 1 × 10 pt, centred
+    /// 11 pt from the track's leading end; the `○` a 1 pt ring of radius 5 pt (to the stroke's
+    /// middle), centred 12 pt from its trailing end. Other tracks scale them by the track's height.
+    public static func onOffLabelRect(track: Rect, on: Bool) -> Rect {
+        let u = track.height / 31
+        let cx = on ? track.minX + 11 * u : track.maxX - 12 * u
+        let side = (on ? 10 : 11) * u
+        return Rect(x: cx - side / 2, y: track.midY - side / 2, width: side, height: side)
     }
 
     /// The part of a kind, if the variant draws one.

@@ -84,6 +84,23 @@ public struct MarkSpec: Sendable, Equatable {
     }
 }
 
+extension MarkSpec {
+    /// iOS's On/Off Label of a state (`onOffLabels`), drawn as a track mark: the `|` (a filled 1 × 10
+    /// bar) in the `onLabel` colour when on, the `○` (a ring of radius 5 stroked 1 wide) in the
+    /// `offLabel` colour when off; placed by `Scene.onOffLabelRect`.
+    public static func onOffLabel(on: Bool) -> MarkSpec {
+        if on {
+            return MarkSpec(kind: .path, role: .onLabel,
+                            path: MarkPath(d: "M0 0h1v10h-1z", data: PathData(segments: [.move(0, 0), .line(1, 0), .line(1, 10), .line(0, 10), .close]),
+                                           viewBox: Rect(x: 0, y: 0, width: 1, height: 10), stroke: nil, lineCap: .butt, lineJoin: .miter))
+        }
+        let d = "M0 -5a5 5 0 1 1 0 10a5 5 0 1 1 0 -10z"
+        return MarkSpec(kind: .path, role: .offLabel,
+                        path: MarkPath(d: d, data: (try? PathData(parsing: d)) ?? PathData(segments: []),
+                                       viewBox: Rect(x: -5.5, y: -5.5, width: 11, height: 11), stroke: 1, lineCap: .butt, lineJoin: .miter))
+    }
+}
+
 /// What a drawn checkbox shows in one state: a stack of parts — the fill, the ring, and marks
 /// drawn over them in order.
 public struct StateAppearance: Sendable, Equatable {
@@ -136,6 +153,24 @@ public struct SizeSpec: Sendable, Equatable {
     public var tickSize: Double? = nil
     public var dashSize: Double? = nil
     public var dotSize: Double? = nil
+    /// A drawn switch's on-state geometry where it differs from off (a key written
+    /// `{"off": …, "on": …}`); nil: as off (`knobDiameter`, `knobInset`, `borderWidth`).
+    public var knobDiameterOn: Double? = nil
+    public var knobInsetOn: Double? = nil
+    public var borderWidthOn: Double? = nil
+    /// A ring inside the knob's edge in the `knobBorder` colour (off, and on when `knobBorderWidthOn`
+    /// is nil); 0: none.
+    public var knobBorderWidth: Double = 0
+    public var knobBorderWidthOn: Double? = nil
+
+    /// A drawn switch's knob diameter in a state, at Dynamic Type `large`.
+    public func knobDiameter(_ state: ControlState) -> Double { state == .on ? knobDiameterOn ?? knobDiameter : knobDiameter }
+    /// A drawn switch's knob inset (from the track's end) in a state.
+    public func knobInset(_ state: ControlState) -> Double { state == .on ? knobInsetOn ?? knobInset : knobInset }
+    /// The track's ring (a switch) in a state; a checkbox's ring.
+    public func borderWidth(_ state: ControlState) -> Double { state == .on ? borderWidthOn ?? borderWidth : borderWidth }
+    /// The knob's ring in a state.
+    public func knobBorderWidth(_ state: ControlState) -> Double { state == .on ? knobBorderWidthOn ?? knobBorderWidth : knobBorderWidth }
 
     /// The side of the square a mark of `kind` is drawn in, at Dynamic Type `large`.
     public func markSide(_ kind: MarkKind) -> Double {
@@ -188,6 +223,22 @@ public struct LabelSpec: Sendable, Equatable {
 
 public enum ColorRole: String, Sendable, CaseIterable, Codable {
     case surface, border, fill, mark, label, tint, trackOff, trackOn, knob
+    /// A drawn switch's knob ring (`knobBorderWidth`).
+    case knobBorder
+    /// iOS's On/Off Labels (`onOffLabels`): the `|` on the on track and the `○` on the off track.
+    case onLabel, offLabel
+}
+
+/// The marks a drawn switch shows in one state: on the track, in the part the knob leaves free
+/// (the leading side when on, the trailing side when off), and in the knob.
+public struct SwitchMarks: Sendable, Equatable {
+    public var track: [MarkSpec]
+    public var knob: [MarkSpec]
+
+    public init(track: [MarkSpec] = [], knob: [MarkSpec] = []) {
+        self.track = track
+        self.knob = knob
+    }
 }
 
 /// An authored colour and where it came from (a literal or a token alias).
@@ -323,6 +374,10 @@ public struct Spec: Sendable {
     /// What loading it noticed but did not refuse (a `$deprecated` token, an image scale made from
     /// another), each located like an error; the tool prints them as warnings.
     public var warnings: [InputError] = []
+    /// A drawn switch's marks per state (`appearance.on.trackMark`, `…knobMark`).
+    public var switchMarks: [ControlState: SwitchMarks] = [:]
+    /// A drawn switch draws iOS's On/Off Labels (`"onOffLabels": true`).
+    public var onOffLabels: Bool = false
 
     public func appearance(_ state: ControlState) -> StateAppearance {
         appearance[state] ?? .default(state)

@@ -1,4 +1,5 @@
 import Foundation
+import GlyphColor
 
 /// Where a spec's neighbouring files (tokens, images) come from: the file system, or the
 /// assets built into the tool.
@@ -64,7 +65,7 @@ public struct FileSystemSource: AssetSource {
 extension Spec {
     static let topKeys = ["$schema", "name", "description", "control", "tokens", "tokensFormat", "shapes", "sizes", "glyph",
                           "frame", "hitArea", "targetSpacing", "label", "states", "appearance", "images", "assets", "themes", "scales",
-                          "dynamicTypeSizes"]
+                          "dynamicTypeSizes", "onOffLabels"]
 
     /// Loads a spec file from disk (its tokens and images relative to it).
     public static func load(contentsOf url: URL, images: any VectorImageReader) throws(InputError) -> Spec {
@@ -222,9 +223,12 @@ private struct SpecParser {
         if states.isEmpty { throw r.error("states", stateNode, "the state list is empty; give at least one state") }
 
         var appearance: [ControlState: StateAppearance] = [:]
-        if let a = top["appearance"] {
+        var switchMarks: [ControlState: SwitchMarks] = [:]
+        if let a = top["appearance"], control == .switch, images == nil {
+            switchMarks = try parseSwitchMarks(a, states: states)
+        } else if let a = top["appearance"] {
             guard control == .checkbox, images == nil else {
-                throw r.error("appearance", a, "appearance is for drawn checkboxes (not switches or image checkboxes)")
+                throw r.error("appearance", a, "appearance is for drawn checkboxes and drawn switches (not image checkboxes or image switches)")
             }
             for (key, node) in try r.map(a, "appearance") {
                 let p = "appearance.\(key)"
@@ -246,9 +250,17 @@ private struct SpecParser {
         if let loader = imageLoader, images == nil {
             for w in loader.warnings { r.warn(w.key, w.node, w.message) }
         }
+        var onOffLabels = false
+        if let o = top["onOffLabels"] {
+            onOffLabels = try r.bool(o, "onOffLabels")
+            guard control == .switch, images == nil else {
+                throw r.error("onOffLabels", o, "On/Off Labels are drawn on a switch's track (a drawn switch, not \(images == nil ? "a checkbox" : "an image control"))")
+            }
+        }
 
         let themes = try parseThemes(top["themes"]!, control: control, states: states, label: label != nil,
-                                     images: images, appearance: appearance, sizes: sizes)
+                                     images: images, appearance: appearance, sizes: sizes, switchMarks: switchMarks,
+                                     onOffLabels: onOffLabels ? top["onOffLabels"] : nil)
 
         var scales = [1, 2, 3]
         if let s = top["scales"] {
@@ -282,7 +294,23 @@ private struct SpecParser {
                     glyphTextStyle: glyphTextStyle, glyphScales: glyphScales, frame: frame, hitArea: hitArea,
                     targetSpacing: targetSpacing, label: label, states: states, appearance: appearance, images: images,
                     themes: themes, scales: scales, dynamicTypeSizes: dts, sourceFile: source.displayName(path),
-                    tokenFile: tokenFile, lines: r.lines, warnings: r.warnings)
+                    tokenFile: tokenFile, lines: r.lines, warnings: r.warnings, switchMarks: switchMarks, onOffLabels: onOffLabels)
+    }
+
+    /// A drawn switch's `appearance`: per state `{"trackMark": marks, "knobMark": marks}`, each in
+    /// the mark grammar of a checkbox (a kind, a mark object or an array of them).
+    mutating func parseSwitchMarks(_ node: JSONNode, states: [ControlState]) throws(InputError) -> [ControlState: SwitchMarks] {
+        var out: [ControlState: SwitchMarks] = [:]
+        for (key, n) in try r.map(node, "appearance") {
+            let p = "appearance.\(key)"
+            guard let st = ControlState(rawValue: key), states.contains(st) else {
+                throw r.error(p, n, "unknown state \"\(key)\"; this spec's states: \(states.map(\.rawValue).joined(separator: ", "))")
+            }
+            let m = try r.object(n, p, allowed: ["trackMark", "knobMark"])
+            out[st] = SwitchMarks(track: try m["trackMark"].map { x throws(InputError) in try marks(x, p + ".trackMark") } ?? [],
+                                  knob: try m["knobMark"].map { x throws(InputError) in try marks(x, p + ".knobMark") } ?? [])
+        }
+        return out
     }
 
     /// The token sets a theme reads: its `tokensTheme` (a Tokens Studio theme of the token file) or
@@ -463,16 +491,60 @@ private struct SpecParser {
                 sizes.append(SizeSpec(name: name, size: h, cornerRadius: 0, borderWidth: 0, markSize: 0, markWeight: 0,
                                       trackWidth: w, trackHeight: h, knobDiameter: 0, knobInset: 0))
             } else if control == .switch {
-                let m = try r.object(n, p, allowed: ["trackWidth", "trackHeight", "knobDiameter", "knobInset", "borderWidth"])
+                let m = try r.object(n, p, allowed: ["trackWidth", "trackHeight", "knobDiameter", "knobInset", "borderWidth",
+                                                     "knobBorderWidth", "markWeight"])
                 let tw = try len(m, "trackWidth", nil, min: 1)
                 let th = try len(m, "trackHeight", nil, min: 1)
-                let inset = try len(m, "knobInset", 2)
-                let knob = try len(m, "knobDiameter", max(1, th - 2 * inset), min: 1)
-                if knob > th || knob + 2 * inset > tw {
-                    throw r.error(p, n, "the knob (\(knob) pt with \(inset) pt inset) does not fit the \(tw) × \(th) pt track")
+                /// A length, or one per state: `{"off": L, "on": L}` (both required).
+                func perState(_ k: String, _ def: (off: Double, on: Double), min: Double = 0) throws(InputError) -> (off: Double, on: Double) {
+                    guard let v = m[k] else { return def }
+                    if case let .object(members) = v.value, members.contains(where: { $0.0 == "off" || $0.0 == "on" }) {
+                        let o = try r.object(v, "\(p).\(k)", allowed: ["off", "on"], required: ["off", "on"])
+                        return (try r.length(o["off"]!, "\(p).\(k).off", min: min, max: 1000),
+                                try r.length(o["on"]!, "\(p).\(k).on", min: min, max: 1000))
+                    }
+                    let x = try r.length(v, "\(p).\(k)", min: min, max: 1000)
+                    return (x, x)
                 }
-                sizes.append(SizeSpec(name: name, size: th, cornerRadius: th / 2, borderWidth: try len(m, "borderWidth", 0),
-                                      markSize: 0, markWeight: 0, trackWidth: tw, trackHeight: th, knobDiameter: knob, knobInset: inset))
+                let inset = try perState("knobInset", (2, 2))
+                let knob = try perState("knobDiameter", (max(1, th - 2 * inset.off), max(1, th - 2 * inset.on)), min: 1)
+                let border = try perState("borderWidth", (0, 0))
+                let knobBorder = try perState("knobBorderWidth", (0, 0))
+                let weight = try m["markWeight"].map { v throws(InputError) in try r.length(v, "\(p).markWeight", min: 0, max: 1000) } ?? 0
+                /// The key (or its `off` / `on` member) a state's value of `k` was written at.
+                func key(_ k: String, _ on: Bool) -> (String, JSONNode?) {
+                    if case let .object(members) = m[k]?.value, let hit = members.first(where: { $0.0 == (on ? "on" : "off") }) {
+                        return ("\(p).\(k).\(on ? "on" : "off")", hit.1)
+                    }
+                    return m[k] != nil ? ("\(p).\(k)", m[k]) : (p, n)
+                }
+                for on in [false, true] {
+                    let d = on ? knob.on : knob.off, i = on ? inset.on : inset.off
+                    let state = on ? "on" : "off"
+                    if d + 2 * i > tw {
+                        let (k, node) = key(m["knobDiameter"] != nil ? "knobDiameter" : "knobInset", on)
+                        throw r.error(k, node, "the knob (\(Format.number(d)) pt with \(Format.number(i)) pt inset, \(state)) is longer "
+                                      + "than the \(Format.number(tw)) × \(Format.number(th)) pt track leaves room for")
+                    }
+                    let b = on ? border.on : border.off
+                    if b * 2 > th {
+                        let (k, node) = key("borderWidth", on)
+                        throw r.error(k, node, "the border (\(Format.number(b)) pt, \(state)) fills the whole \(Format.number(th)) pt track")
+                    }
+                    let kb = on ? knobBorder.on : knobBorder.off
+                    if kb * 2 > d {
+                        let (k, node) = key("knobBorderWidth", on)
+                        throw r.error(k, node, "the knob border (\(Format.number(kb)) pt, \(state)) fills the whole \(Format.number(d)) pt knob")
+                    }
+                }
+                var size = SizeSpec(name: name, size: th, cornerRadius: th / 2, borderWidth: border.off,
+                                    markSize: 0, markWeight: weight, trackWidth: tw, trackHeight: th, knobDiameter: knob.off, knobInset: inset.off)
+                if knob.on != knob.off { size.knobDiameterOn = knob.on }
+                if inset.on != inset.off { size.knobInsetOn = inset.on }
+                if border.on != border.off { size.borderWidthOn = border.on }
+                size.knobBorderWidth = knobBorder.off
+                if knobBorder.on != knobBorder.off { size.knobBorderWidthOn = knobBorder.on }
+                sizes.append(size)
             } else {
                 let allowed = imageBased ? ["size"] : ["size", "cornerRadius", "borderWidth", "markSize", "markWeight"]
                 let m = try r.object(n, p, allowed: allowed + (imageBased ? [] : ["tickSize", "dashSize", "dotSize"]), required: ["size"])
@@ -559,9 +631,12 @@ private struct SpecParser {
 
     mutating func parseThemes(_ node: JSONNode, control: ControlKind, states: [ControlState], label: Bool,
                               images: ImageSetSpec?, appearance: [ControlState: StateAppearance],
-                              sizes: [SizeSpec]) throws(InputError) -> [ThemeSpec] {
+                              sizes: [SizeSpec], switchMarks: [ControlState: SwitchMarks] = [:],
+                              onOffLabels: JSONNode? = nil) throws(InputError) -> [ThemeSpec] {
         // A switch track with a ring needs its colour (drawn in every state); an image switch has no track.
-        let ringedTrack = control == .switch && images == nil ? sizes.first { $0.borderWidth > 0 } : nil
+        let drawnSwitch = control == .switch && images == nil
+        let ringedTrack = drawnSwitch ? sizes.first { s in states.contains { s.borderWidth($0) > 0 } } : nil
+        let ringedKnob = drawnSwitch ? sizes.first { s in states.contains { s.knobBorderWidth($0) > 0 } } : nil
         var themes: [ThemeSpec] = []
         let entries = try r.map(node, "themes")
         if entries.isEmpty { throw r.error("themes", node, "no themes; give at least \"default\"") }
@@ -601,6 +676,16 @@ private struct SpecParser {
                 }
                 opacity = v
             }
+            if let o = onOffLabels {
+                // iOS's label colours where the theme gives none (Flutter's CupertinoSwitch: white on, #B3B3B3 off).
+                for (role, hex) in [(ColorRole.onLabel, "#FFFFFF"), (.offLabel, "#B3B3B3")] where colors[role] == nil {
+                    colors[role] = AuthoredColor(
+                        rgba: RGBA(hex: hex)!, line: o.line,
+                        note: "iOS's \(role == .onLabel ? "on" : "off") label colour \(hex) as Flutter's CupertinoSwitch draws it "
+                            + "(Apple publishes none); \(p).\(role.rawValue) sets it",
+                        keyPath: "onOffLabels")
+                }
+            }
             var theme = ThemeSpec(name: name, colors: colors, stateColors: stateColors, imageOpacity: opacity)
             theme.appearance = try m["appearance"].map { a throws(InputError) in try r.choice(a, "\(p).appearance", ThemeAppearance.self) }
             // Every colour the states need must be there.
@@ -612,6 +697,8 @@ private struct SpecParser {
                 } else if control == .switch {
                     needed.formUnion([.knob, st == .on ? .trackOn : .trackOff])
                     if ringedTrack != nil { needed.insert(.border) }
+                    if ringedKnob != nil { needed.insert(.knobBorder) }
+                    for mark in (switchMarks[st]?.track ?? []) + (switchMarks[st]?.knob ?? []) { needed.insert(mark.role) }
                 } else {
                     let a = appearance[st] ?? .default(st)
                     if a.ring { needed.insert(.border) }
@@ -624,7 +711,11 @@ private struct SpecParser {
                 if !everyState {
                     if role == .border, let ringed = ringedTrack {
                         throw r.error(p, n, "missing colour \"border\" (sizes.\(ringed.name).borderWidth is "
-                                      + "\(Format.number(ringed.borderWidth)) pt: the track has a ring in that colour)")
+                                      + "\(Format.number(max(ringed.borderWidth(.off), ringed.borderWidth(.on)))) pt: the track has a ring in that colour)")
+                    }
+                    if role == .knobBorder, let ringed = ringedKnob {
+                        throw r.error(p, n, "missing colour \"knobBorder\" (sizes.\(ringed.name).knobBorderWidth is "
+                                      + "\(Format.number(max(ringed.knobBorderWidth(.off), ringed.knobBorderWidth(.on)))) pt: the knob has a ring in that colour)")
                     }
                     throw r.error(p, n, "missing colour \"\(role.rawValue)\" (this control draws it)")
                 }
