@@ -511,8 +511,11 @@ struct SheetContext {
         h.add("<thead><tr><th scope=\"col\">Size</th>")
         for (t, s) in columns {
             // A theme that declares its appearance says it under its name.
-            let look = appearances?[t].map { "<br><span class=\"muted\">\($0)</span>" } ?? ""
-            h.add("<th scope=\"col\" data-theme=\"\(t)\">\(t)\(look)<br><span class=\"muted\">\(s)</span></th>")
+            if let look = appearances?[t] {
+                h.add("<th scope=\"col\" data-theme=\"\(t)\">\(t)<br><span class=\"muted\">\(look)</span><br><span class=\"muted\">\(s)</span></th>")
+            } else {
+                h.add("<th scope=\"col\" data-theme=\"\(t)\">\(t)<br><span class=\"muted\">\(s)</span></th>")
+            }
         }
         h.add("</tr></thead>\n<tbody>\n")
         for dt in rows {

@@ -9,7 +9,7 @@ import GlyphTestSupport
 // token file, Terrazzo's `mode-type-color` (Primer's blues, verbatim in `tokens/`): the resolver's
 // base set is that file, its `theme` modifier has one context per mode the file gives in
 // `$extensions.mode`, each a token file holding those per-mode values as written (see
-// tokens/README.md). The expected colours are the file's own: `expected.json`'s values for the
+// tokens/resolver/README.md). The expected colours are the file's own: `expected.json`'s values for the
 // default (light) mode, and the `hex` each mode's colour object carries in the source for the others.
 
 @Suite("Tokens: DTCG resolver files")

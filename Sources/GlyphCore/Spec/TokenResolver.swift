@@ -211,7 +211,7 @@ public struct TokenResolver: Sendable {
     }
 
     /// At most this many token files per resolver.
-    public static let fileLimit = 256
+    public static let fileLimit = Limits.resolverFiles
 
     static func segments(_ fragment: String) -> [String] {
         let f = fragment.removingPercentEncoding ?? fragment
