@@ -8,8 +8,11 @@ import GlyphCore
 ///   repeat across presets: the image is `Image("design-system-checkbox/square-md-checked")`.
 /// - One image set per shape, size and state, e.g. `design-system-checkbox/square-md-checked.imageset`.
 /// - The glyph only (no label, transparent background) at Dynamic Type `large`, the glyph's base size.
-/// - The `default` theme is the any appearance, the `inverse` theme the dark appearance; other themes
-///   have no slot in an image set and are not exported (see docs/export.md).
+/// - Themes fill the image set's appearances by their `appearance`: any ← the first light theme
+///   (preferring `default`), dark ← the first dark one (preferring `inverse`), high contrast and dark
+///   high contrast ← the first `light-high-contrast` and `dark-high-contrast` ones. A theme without
+///   `appearance` counts by its name as before (`default` light, `inverse` dark); `disabled` and the
+///   other themes have no slot in an image set and are not exported (see docs/export.md).
 /// - PNG at @1x, @2x and @3x, or one PDF or SVG with `"preserves-vector-representation" : true`.
 /// - Template images (an image checkbox with `template: true`) are drawn in one colour (black, with the
 ///   image's coverage as alpha; as SVG, the image's own paths in black, with no mask), marked
@@ -29,8 +32,32 @@ public struct AssetCatalog: Sendable {
     }
 
     /// The appearance an image fills in its image set.
-    public enum Appearance: String, Sendable {
+    public enum Appearance: String, Sendable, CaseIterable {
         case any, dark
+        case highContrast = "high-contrast"
+        case darkHighContrast = "dark-high-contrast"
+
+        /// The entry's `appearances`, as Xcode writes them (luminosity before contrast).
+        var appearances: XcodeJSON? {
+            let dark: XcodeJSON = ["appearance": "luminosity", "value": "dark"]
+            let high: XcodeJSON = ["appearance": "contrast", "value": "high"]
+            switch self {
+            case .any: return nil
+            case .dark: return [dark]
+            case .highContrast: return [high]
+            case .darkHighContrast: return [dark, high]
+            }
+        }
+
+        /// The file name's suffix.
+        var suffix: String {
+            switch self {
+            case .any: ""
+            case .dark: "-dark"
+            case .highContrast: "-hc"
+            case .darkHighContrast: "-dark-hc"
+            }
+        }
     }
 
     /// One file of an image set.
@@ -62,9 +89,7 @@ public struct AssetCatalog: Sendable {
             let entries: [XcodeJSON] = images.map { image in
                 var entry: [String: XcodeJSON] = ["filename": .string(image.filename), "idiom": "universal"]
                 if let scale = image.scale { entry["scale"] = .string("\(scale)x") }
-                if image.appearance == .dark {
-                    entry["appearances"] = [["appearance": "luminosity", "value": "dark"]]
-                }
+                if let appearances = image.appearance.appearances { entry["appearances"] = appearances }
                 return .object(entry)
             }
             var properties: [String: XcodeJSON] = ["template-rendering-intent": template ? "template" : "original"]
@@ -79,10 +104,35 @@ public struct AssetCatalog: Sendable {
         public let data: Data
     }
 
-    /// The theme exported as the any appearance.
+    /// The theme preferred for the any appearance (and, without `appearance`, the one that is light).
     public static let anyTheme = "default"
-    /// The theme exported as the dark appearance (when the spec has it and the image is not a template).
+    /// The theme preferred for the dark appearance (and, without `appearance`, the one that is dark).
     public static let darkTheme = "inverse"
+    /// The theme never exported: a control state the app chooses, not a system appearance.
+    public static let disabledTheme = "disabled"
+
+    /// The themes a spec's image sets hold, by appearance, in Xcode's order (any, dark, high contrast,
+    /// dark high contrast): any ← the first light theme, preferring `default`; dark ← the first dark
+    /// one, preferring `inverse`; high contrast ← the first `light-high-contrast` and
+    /// `dark-high-contrast` ones. A theme says what it is with `appearance`; one without it counts by
+    /// its name (`default` light, `inverse` dark; any other name is not exported), so specs written
+    /// before `appearance` export as they did. `disabled` is never exported. A template image set
+    /// holds the any appearance only (the tint gives every other look).
+    public static func appearanceThemes(_ spec: Spec) -> [(appearance: Appearance, theme: String)] {
+        func first(_ want: ThemeAppearance, preferring name: String?) -> String? {
+            let fits = spec.themes.filter { t in
+                t.name != disabledTheme && (t.appearance == want || (t.appearance == nil && t.name == name))
+            }
+            return (fits.first { $0.name == name } ?? fits.first)?.name
+        }
+        var out: [(appearance: Appearance, theme: String)] = []
+        if let any = first(.light, preferring: anyTheme) { out.append((.any, any)) }
+        if spec.images?.template == true { return out }
+        if let dark = first(.dark, preferring: darkTheme) { out.append((.dark, dark)) }
+        if let high = first(.lightHighContrast, preferring: nil) { out.append((.highContrast, high)) }
+        if let high = first(.darkHighContrast, preferring: nil) { out.append((.darkHighContrast, high)) }
+        return out
+    }
     /// The scales of a bitmap image set.
     public static let scales = [1, 2, 3]
     /// The Dynamic Type size the glyphs are drawn at: `large`, where a glyph has its base size.
@@ -108,7 +158,7 @@ public struct AssetCatalog: Sendable {
                 text: any TextMeasuring) throws(InputError) {
         for key in Self.fixedKeys where filter.allowed[key] != nil {
             throw InputError(file: "--only", message: "export cannot filter by \(key.rawValue): an image set always holds "
-                             + "Dynamic Type L, the \(Self.anyTheme) theme (any) and the \(Self.darkTheme) theme (dark)"
+                             + "Dynamic Type L and the themes of its appearances (any, dark, high contrast)"
                              + (format.isVector ? "" : " at scales 1, 2 and 3")
                              + "; filter by preset, control, shape, size or state")
         }
@@ -121,22 +171,23 @@ public struct AssetCatalog: Sendable {
                 throw InputError(file: file, keyPath: "name",
                                  message: "two specs are named \"\(spec.name)\"; names must be unique (they name the catalog's folders)")
             }
-            guard spec.theme(named: Self.anyTheme) != nil else {
+            let themes = Self.appearanceThemes(spec)
+            guard let anyTheme = themes.first(where: { $0.appearance == .any })?.theme else {
                 throw InputError(file: file, keyPath: "themes",
-                                 message: "export needs a theme named \"\(Self.anyTheme)\" (the any appearance); this spec has "
-                                     + spec.themes.map { "\"\($0.name)\"" }.joined(separator: ", "))
+                                 message: "export needs a light theme for the any appearance: one named \"\(Self.anyTheme)\" or one "
+                                     + "with \"appearance\": \"light\"; this spec has "
+                                     + spec.themes.map { "\"\($0.name)\"" + ($0.appearance.map { " (\($0.rawValue))" } ?? "") }
+                                         .joined(separator: ", "))
             }
             let template = spec.images?.template ?? false
             let drawSpec = template ? Self.templateSpec(spec) : spec
-            var themes: [(Appearance, String)] = [(.any, Self.anyTheme)]
-            if !template, spec.theme(named: Self.darkTheme) != nil { themes.append((.dark, Self.darkTheme)) }
             let shapes = spec.control == .switch ? [spec.shapes.first ?? .square] : spec.shapes
             for shape in shapes {
                 for size in spec.sizes {
                     for state in spec.states {
                         total += 1
                         let probe = Variant(preset: spec.name, control: spec.control, shape: shape, size: size.name,
-                                            dynamicType: Self.dynamicType, theme: Self.anyTheme, state: state, scale: 1)
+                                            dynamicType: Self.dynamicType, theme: anyTheme, state: state, scale: 1)
                         guard filter.matches(probe) else { continue }
                         let name = "\(probe.component)-\(state.rawValue)"
                         var images: [Image] = []
@@ -146,7 +197,7 @@ public struct AssetCatalog: Sendable {
                                 v.theme = theme
                                 v.scale = scale
                                 let layout = try Layout(spec: drawSpec, variant: v, text: text).glyphOnly()
-                                let suffix = (appearance == .dark ? "-dark" : "") + (format.isVector || scale == 1 ? "" : "@\(scale)x")
+                                let suffix = appearance.suffix + (format.isVector || scale == 1 ? "" : "@\(scale)x")
                                 images.append(Image(appearance: appearance, scale: format.isVector ? nil : scale,
                                                     filename: "\(name)\(suffix).\(format.rawValue)", layout: layout, spec: drawSpec))
                             }

@@ -214,7 +214,7 @@ public enum Renderer {
             cairo_fill(cr)
         case .image:
             guard let image = part.image else { return }
-            drawImage(cr, CairoImages.of(image.asset.drawn(scale: imageScale, dark: image.dark)), rect: r,
+            drawImage(cr, CairoImages.of(image.drawn(scale: imageScale)), rect: r,
                       tint: image.template ? part.color?.authored : nil, opacity: image.opacity, stretch: image.stretch)
         case .surface, .label:
             return

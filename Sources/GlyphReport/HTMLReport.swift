@@ -311,7 +311,7 @@ struct HTMLPage {
                 h.add("<div class=\"sheet-head\"><h4 id=\"\(title)\">\(comp) <span class=\"muted\">· @2x</span></h4>"
                       + "<span class=\"scroll-hint muted\" hidden>Scroll sideways in the sheet for more columns</span></div>\n")
                 h.add("<div class=\"sheet-scroll scroll-box\" tabindex=\"0\" role=\"region\" aria-label=\"\(p.name) \(comp) contact sheet\">\n")
-                sheet.table(&h, labelledBy: title, columns: columns, rows: rows, variants: cv)
+                sheet.table(&h, labelledBy: title, columns: columns, rows: rows, variants: cv, appearances: p.appearances)
                 h.add("</div>\n")
             }
             h.add("</section>\n")
@@ -506,11 +506,16 @@ struct SheetContext {
     let snapshotsByPicture: [String: [Int]]
 
     func table(_ h: inout HTMLBuilder, labelledBy title: String, columns: [(theme: String, state: String)], rows: [String],
-               variants: [VariantRecord]) {
+               variants: [VariantRecord], appearances: [String: String]? = nil) {
         h.add("<table class=\"sheet\" aria-labelledby=\"\(title)\">\n")
         h.add("<thead><tr><th scope=\"col\">Size</th>")
         for (t, s) in columns {
-            h.add("<th scope=\"col\" data-theme=\"\(t)\">\(t)<br><span class=\"muted\">\(s)</span></th>")
+            // A theme that declares its appearance says it under its name.
+            if let look = appearances?[t] {
+                h.add("<th scope=\"col\" data-theme=\"\(t)\">\(t)<br><span class=\"muted\">\(look)</span><br><span class=\"muted\">\(s)</span></th>")
+            } else {
+                h.add("<th scope=\"col\" data-theme=\"\(t)\">\(t)<br><span class=\"muted\">\(s)</span></th>")
+            }
         }
         h.add("</tr></thead>\n<tbody>\n")
         for dt in rows {

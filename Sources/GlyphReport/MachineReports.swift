@@ -92,6 +92,8 @@ extension RunReport {
             for v in vs where !components.contains(v.component) { components.append(v.component) }
             let ids = vs.map(\.id)
             let mine = findingsByPreset[preset.name] ?? []
+            // The appearance a finding's theme declares, after its variant id (nothing when undeclared).
+            func look(_ f: Finding) -> String { preset.appearance(of: f.variant.theme).map { " [\($0) appearance]" } ?? "" }
             var cases = ""
             var tests = 0, failures = 0, skipped = 0
 
@@ -118,13 +120,13 @@ extension RunReport {
                         let covered = Self.covered(fails, componentIDs)
                         let message = "\(Self.countedFindings(fails)) in \(covered) of \(counted(componentIDs.count, "variant")): \(first.message)"
                             + (fails.count > 1 ? " (and \(fails.count - 1) more)" : "")
-                        let body = lines(fails.map { "[\($0.severity)] \($0.variant) (\($0.subject)): \($0.message)" })
+                        let body = lines(fails.map { "[\($0.severity)] \($0.variant)\(look($0)) (\($0.subject)): \($0.message)" })
                         cases += "      <failure type=\"\(xmlEscape(rule.id))\" message=\"\(xmlEscape(message))\">\(xmlEscape(body))</failure>\n"
                     }
                     let notes = hits.filter { !failing.contains(Self.findingKey($0)) }
                     if !notes.isEmpty {
                         let text = lines(notes.map {
-                            "[\($0.severity)\($0.accepted.map { ", accepted: \($0)" } ?? "")] \($0.variant) (\($0.subject)): \($0.message)"
+                            "[\($0.severity)\($0.accepted.map { ", accepted: \($0)" } ?? "")] \($0.variant)\(look($0)) (\($0.subject)): \($0.message)"
                         })
                         cases += "      <system-out>\(xmlEscape(text))</system-out>\n"
                     }
@@ -266,7 +268,8 @@ extension RunReport {
             var result = SARIFResult(
                 ruleId: f.rule, ruleIndex: ruleIndex[f.rule], level: sarifLevel(f.severity),
                 message: SARIFMessage(text: f.message),
-                properties: .init(variant: f.variant.description, subject: f.subject),
+                properties: .init(variant: f.variant.description, subject: f.subject,
+                                  appearance: presets.first { $0.name == f.preset }?.appearance(of: f.variant.theme)),
                 partialFingerprints: ["glyphaudit/v1": Self.findingKey(f)],
                 locations: [SARIFLocation(physicalLocation: physical, logicalLocations: logical)],
                 suppressions: f.accepted.map { [SARIFSuppression(kind: "external", justification: $0)] })

@@ -22,12 +22,15 @@ extension RunReport {
     /// Presets as report records; paths relative to `base` where they lie below it.
     public static func presetRecords(_ plan: Plan, base: URL) -> [PresetRecord] {
         plan.specs.map { spec in
-            PresetRecord(name: spec.name, control: spec.control.rawValue, description: spec.description,
+            let declared = spec.themes.compactMap { t in t.appearance.map { (t.name, $0.rawValue) } }
+            var record = PresetRecord(name: spec.name, control: spec.control.rawValue, description: spec.description,
                          source: relativePath(spec.sourceFile ?? spec.name, base: base),
                          tokens: spec.tokenFile.map { relativePath($0, base: base) },
                          shapes: spec.shapes.map(\.rawValue), sizes: spec.sizes.map(\.name), themes: spec.themes.map(\.name),
                          states: spec.states.map(\.rawValue), dynamicTypeSizes: spec.dynamicTypeSizes.map(\.short),
                          scales: spec.scales, variantCount: spec.variants().count)
+            if !declared.isEmpty { record.appearances = Dictionary(declared, uniquingKeysWith: { a, _ in a }) }
+            return record
         }
     }
 

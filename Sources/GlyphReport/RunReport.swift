@@ -57,6 +57,12 @@ public struct PresetRecord: Codable, Sendable, Equatable {
     public var scales: [Int]
     /// Variants in the whole (unsharded, unfiltered) matrix.
     public var variantCount: Int
+    /// Theme → the `appearance` it declares (`light`, `dark`, `light-high-contrast`,
+    /// `dark-high-contrast`), for the themes that declare one; absent when none does.
+    public var appearances: [String: String]? = nil
+
+    /// The appearance a theme declares, nil when it declares none.
+    public func appearance(of theme: String) -> String? { appearances?[theme] }
 }
 
 public struct VariantRecord: Codable, Sendable, Equatable {

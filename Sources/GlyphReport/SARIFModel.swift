@@ -77,6 +77,8 @@ struct SARIFResult: Codable, Equatable {
     struct Properties: Codable, Equatable {
         var variant: String
         var subject: String
+        /// The appearance the variant's theme declares (`dark`, …); absent when it declares none.
+        var appearance: String? = nil
     }
 }
 

@@ -13,8 +13,9 @@ enum ExportCommand {
         Writes one image set per preset, shape, size and state, e.g.
         DIR/design-system-checkbox/square-md-checked.imageset, in a namespace folder per preset
         (Image("design-system-checkbox/square-md-checked")). Each holds the glyph alone (no label, transparent
-        background) at Dynamic Type L: the default theme as the any appearance, the inverse theme as the dark
-        appearance, as @1x/@2x/@3x PNGs, or with --vector one PDF (--vector svg: SVG) per appearance.
+        background) at Dynamic Type L, a theme per appearance as its "appearance" says: the light theme
+        (default) as any, the dark one (inverse) as dark, light-high-contrast and dark-high-contrast as high
+        contrast; as @1x/@2x/@3x PNGs, or with --vector one PDF (--vector svg: SVG) per appearance.
         Template images are drawn in black and marked as templates. Contents.json is written as Xcode writes it.
         A file is written (atomically) only when its bytes change; a re-export of an unchanged catalog touches
         nothing. --only takes preset, control, shape, size and state. See docs/export.md.

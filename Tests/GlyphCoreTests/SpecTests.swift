@@ -408,7 +408,7 @@ struct SchemaTests {
         #expect(Set(props.keys) == Set(Spec.topKeys))
         let themes = try #require((props["themes"] as? [String: Any])?["additionalProperties"] as? [String: Any])
         let themeKeys = try #require(themes["properties"] as? [String: Any]).keys
-        #expect(Set(themeKeys) == Set(ColorRole.allCases.map(\.rawValue) + ["states", "imageOpacity", "appearance", "tokensTheme", "tokenSets"]))
+        #expect(Set(themeKeys) == Set(ColorRole.allCases.map(\.rawValue) + ["states", "imageOpacity", "appearance", "tokensTheme", "tokenSets", "tokensContext"]))
         let label = try #require((props["label"] as? [String: Any])?["properties"] as? [String: Any])
         #expect(Set(label.keys) == ["text", "textStyle", "size", "spacing", "maxWidth", "position"])
         let images = try #require((props["images"] as? [String: Any])?["properties"] as? [String: Any])

@@ -183,7 +183,7 @@ struct CLIExportTests {
         let cases: [([String], String)] = [
             (["--spec", "bad.json"], "sizes.md.colour"),
             (["--spec", "nope.json"], "no such file"),
-            (["--spec", "light.json"], "theme named \"default\""),
+            (["--spec", "light.json"], "needs a light theme for the any appearance: one named \"default\""),
             (["--only", "theme=inverse"], "cannot filter by theme"),
             (["--only", "scale=2"], "cannot filter by scale"),
             (["--only", "state=plaid"], "no image set matches"),

@@ -37,7 +37,7 @@ public struct ColorSource: Sendable, Equatable {
         if let token = color.token {
             self.token = token
             aliasChain = color.aliasChain
-            tokenFile = spec.tokenFile
+            tokenFile = color.tokenFile ?? spec.tokenFile
             tokenLine = color.tokenLine
         }
     }
@@ -79,6 +79,14 @@ public struct SceneImage: Sendable {
     /// Where the image was named: `images.on`, `images.off` or `images.clear` (an image mark's
     /// `appearance.checked.mark[0].image`), with its line.
     public var source: ColorSource
+    /// The theme is high contrast: an image set's high-contrast image is drawn.
+    public var highContrast: Bool = false
+
+    /// The image as drawn at a display scale, in the theme's appearance.
+    public func drawn(scale: Int) -> any VectorImage {
+        if let asset = asset as? ImageAsset { return asset.drawn(scale: scale, dark: dark, highContrast: highContrast) }
+        return asset.drawn(scale: scale, dark: dark)
+    }
 }
 
 /// One drawn piece of a variant: its geometry in points, its colour and where that came from.
@@ -212,7 +220,8 @@ public struct Scene: Sendable {
                 let tint = images.template ? color(.tint, over: surface) : nil
                 let key = images.key(of: doc)
                 let image = SceneImage(asset: doc, key: key, template: images.template, opacity: theme.imageOpacity,
-                                       stretch: images.contentMode == .scaleToFill, dark: theme.isDark, source: source("images.\(key)"))
+                                       stretch: images.contentMode == .scaleToFill, dark: theme.isDark, source: source("images.\(key)"),
+                                       highContrast: theme.isHighContrast)
                 parts.append(ScenePart(.image, name: tint != nil ? "image tint" : "image", role: .tint, rect: rect,
                                        color: tint, beneath: .surface, image: image))
             }

@@ -187,6 +187,8 @@ struct ImageLoader {
         let idiom: String
         let scale: Int?
         let appearance: ImageRendition.Appearance
+        /// `{"appearance": "contrast", "value": "high"}`: drawn in high-contrast themes.
+        var highContrast = false
         let node: JSONNode
     }
 
@@ -253,6 +255,7 @@ struct ImageLoader {
                 scale = v
             }
             var appearance = ImageRendition.Appearance.any
+            var highContrast = false
             if let a = e["appearances"] {
                 for (j, an) in try cr.array(a, p + ".appearances").enumerated() {
                     let ap = "\(p).appearances[\(j)]"
@@ -262,7 +265,7 @@ struct ImageLoader {
                     switch (kind, value) {
                     case ("luminosity", "light"): appearance = .light
                     case ("luminosity", "dark"): appearance = .dark
-                    case ("contrast", "high"): skip = true // Increase Contrast is not audited
+                    case ("contrast", "high"): highContrast = true // drawn in high-contrast themes
                     case ("luminosity", _):
                         throw cr.error(ap + ".value", am["value"], "unknown luminosity \"\(value)\"; expected \"light\" or \"dark\"")
                     case ("contrast", _):
@@ -283,7 +286,8 @@ struct ImageLoader {
                 if !out.otherIdioms.contains(idiom) { out.otherIdioms.append(idiom) }
                 continue
             }
-            out.entries.append(Entry(index: i, filename: filename, idiom: idiom, scale: scale, appearance: appearance, node: item))
+            out.entries.append(Entry(index: i, filename: filename, idiom: idiom, scale: scale, appearance: appearance,
+                                     highContrast: highContrast, node: item))
         }
         return out
     }
@@ -313,7 +317,7 @@ struct ImageLoader {
         // One file per slot (appearance and scale); an iphone entry is preferred to a universal one.
         var slots: [String: Entry] = [:]
         for e in contents.entries {
-            let slot = "\(e.appearance.rawValue)-\(e.scale ?? 0)"
+            let slot = "\(e.appearance.rawValue)\(e.highContrast ? "-high" : "")-\(e.scale ?? 0)"
             if let old = slots[slot] {
                 if old.idiom == e.idiom {
                     throw fail(key, node, "\(shownContents):\(e.node.line): images[\(e.index)]: a second \(e.idiom) file "
@@ -330,8 +334,10 @@ struct ImageLoader {
         }
         var renditions: [ImageRendition] = []
         let order: [ImageRendition.Appearance] = [.any, .light, .dark]
+        for highContrast in [false, true] {
         for appearance in order {
-            let group = slots.values.filter { $0.appearance == appearance }.sorted { ($0.scale ?? 0) < ($1.scale ?? 0) }
+            let group = slots.values.filter { $0.appearance == appearance && $0.highContrast == highContrast }
+                .sorted { ($0.scale ?? 0) < ($1.scale ?? 0) }
             if group.isEmpty { continue }
             func ext(_ e: Entry) -> String { (e.filename as NSString).pathExtension.lowercased() }
             for e in group where !["png", "svg", "pdf"].contains(ext(e)) {
@@ -364,11 +370,12 @@ struct ImageLoader {
                 if isPDF {
                     let vector = try pdf(bytes, file, key: key, node: node)
                     if e.scale == nil && contents.preservesVector {
-                        renditions.append(ImageRendition(image: vector, scale: nil, appearance: appearance))
+                        renditions.append(ImageRendition(image: vector, scale: nil, appearance: appearance, highContrast: highContrast))
                     } else {
                         // Rasterised for its scale, or (unscaled, vector data not preserved) for 1x, 2x and 3x.
                         for s in e.scale.map({ [$0] }) ?? [1, 2, 3] {
-                            renditions.append(ImageRendition(image: reader.rasterize(vector, scale: s), scale: s, appearance: appearance))
+                            renditions.append(ImageRendition(image: reader.rasterize(vector, scale: s), scale: s, appearance: appearance,
+                                                                         highContrast: highContrast))
                         }
                     }
                     continue
@@ -382,8 +389,10 @@ struct ImageLoader {
                     // A bitmap with no scale (Xcode's "Single Scale") is a 1x image.
                     image = try png(bytes, file, scale: e.scale ?? 1, key: key, node: node)
                 }
-                renditions.append(ImageRendition(image: image, scale: svg ? e.scale : (e.scale ?? 1), appearance: appearance))
+                renditions.append(ImageRendition(image: image, scale: svg ? e.scale : (e.scale ?? 1), appearance: appearance,
+                                                 highContrast: highContrast))
             }
+        }
         }
         let asset = ImageAsset(path: shownSet, renditions: renditions, templateIntent: contents.template)
         noteSizes(asset, key: key, node: node)
@@ -398,15 +407,20 @@ struct ImageLoader {
     /// appearances the spec's themes use (a dark theme draws an image set's dark files when it has them).
     func scaleWarnings(scales: [Int], themes: [ThemeSpec]) -> [(key: String, node: JSONNode, message: String)] {
         let light = themes.contains { !$0.isDark }, dark = themes.contains { $0.isDark }
+        // High-contrast themes, by luminosity: checked only for image sets with high-contrast files.
+        let contrast = Set(themes.filter(\.isHighContrast).map(\.isDark))
         var out: [(key: String, node: JSONNode, message: String)] = []
         for l in loaded {
-            for isDark in [false, true] where isDark ? dark : light {
+            var seen = Set<String>()
+            let looks = [false, true].filter { isDark in isDark ? dark : light }.map { ($0, false) }
+                + (l.asset.hasHighContrast ? [false, true].filter(contrast.contains).map { ($0, true) } : [])
+            for (isDark, hc) in looks {
                 // Without dark files a dark theme draws the light ones: one warning covers both.
-                if isDark, light, !l.asset.hasDark { continue }
+                if isDark, !hc, light, !l.asset.hasDark { continue }
                 var missing: [Int] = []
                 var notes: [String] = []
                 for s in scales.sorted() {
-                    let pick = l.asset.rendition(scale: s, dark: isDark)
+                    let pick = l.asset.rendition(scale: s, dark: isDark, highContrast: hc)
                     guard let from = pick.scale, from != s else { continue }
                     missing.append(s)
                     let file = (pick.image.path as NSString).lastPathComponent
@@ -416,8 +430,8 @@ struct ImageLoader {
                 if missing.isEmpty { continue }
                 let message: String
                 if let set = l.imageSet {
-                    let appearance = l.asset.candidates(dark: isDark).first!.appearance
-                    let which = appearance == .any ? "" : " \(appearance.rawValue)"
+                    let first = l.asset.candidates(dark: isDark, highContrast: hc).first!
+                    let which = (first.appearance == .any ? "" : " \(first.appearance.rawValue)") + (first.highContrast ? " high-contrast" : "")
                     message = "\(set) has no\(which) image at \(missing.map { "\($0)x" }.joined(separator: ", ")): "
                         + notes.joined(separator: "; ")
                 } else {
@@ -425,7 +439,7 @@ struct ImageLoader {
                     let named = (l.asset.path as NSString).lastPathComponent
                     message = "no \(names.joined(separator: ", ")) next to \(named): " + notes.joined(separator: "; ")
                 }
-                out.append((l.key, l.node, message))
+                if seen.insert(message).inserted { out.append((l.key, l.node, message)) }
             }
         }
         return out

@@ -13,6 +13,8 @@ public enum Limits {
     public static let jsonDepth = 128
     /// Values in one JSON document (every string, number, object, … counts one): 1,000,000.
     public static let jsonValues = 1_000_000
+    /// Token files one DTCG resolver document may name (each read once, at most `jsonFileBytes`).
+    public static let resolverFiles = 256
     /// An SVG image: 8 MiB (librsvg refuses XML past 10 MB; state icons are a few KB).
     public static let svgFileBytes = 8 << 20
     /// A PDF image: 8 MiB, as an SVG (a state icon's PDF is a few KB; poppler parses it whole).

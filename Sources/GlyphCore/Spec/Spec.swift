@@ -260,6 +260,8 @@ public struct AuthoredColor: Sendable, Equatable {
     public var keyPath: String?
     /// The tokens the alias passed through, first to last (the last holds the value); empty for a literal.
     public var aliasChain: [String]
+    /// The token file that holds the value, when it is not the spec's `tokens` file (a resolver's source).
+    public var tokenFile: String? = nil
 
     package init(rgba: RGBA, token: String? = nil, line: Int? = nil, tokenLine: Int? = nil, note: String? = nil,
                  keyPath: String? = nil, aliasChain: [String] = []) {
@@ -291,16 +293,28 @@ public struct ThemeSpec: Sendable, Equatable {
     /// `appearance` says; without one, when its surface is dark: its contrast against black is lower
     /// than against white (relative luminance below about 0.18, `#767676`'s neighbourhood).
     public var isDark: Bool {
-        if let appearance { return appearance == .dark }
+        if let appearance { return appearance.isDark }
         guard let s = colors[.surface]?.rgba else { return false }
         let opaque = RGBA(r: s.r, g: s.g, b: s.b)
         return contrastRatio(opaque, .black) < contrastRatio(opaque, .white)
     }
+
+    /// Whether the theme is a high-contrast appearance (Increase Contrast): only when its
+    /// `appearance` says so, never by default.
+    public var isHighContrast: Bool { appearance?.isHighContrast ?? false }
 }
 
-/// A theme's system appearance: which of an asset catalog image set's images it draws.
+/// A theme's system appearance: which of an asset catalog image set's images it draws, and which
+/// appearance of an exported image set it fills (luminosity, and contrast for the high-contrast ones).
 public enum ThemeAppearance: String, Sendable, CaseIterable, Codable {
     case light, dark
+    case lightHighContrast = "light-high-contrast"
+    case darkHighContrast = "dark-high-contrast"
+
+    /// Luminosity dark (`dark`, `dark-high-contrast`).
+    public var isDark: Bool { self == .dark || self == .darkHighContrast }
+    /// Contrast high (Increase Contrast).
+    public var isHighContrast: Bool { self == .lightHighContrast || self == .darkHighContrast }
 }
 
 /// How an image fills its box, as UIImageView's `contentMode`.

@@ -99,6 +99,8 @@ private struct SpecParser {
     var assetsNode: JSONNode?
     /// Whether a mark loaded an image.
     var loadedMarkImages = false
+    /// The token file when it is a DTCG resolver document: themes pick its contexts (`tokensContext`).
+    var resolver: TokenResolver?
 
     init(path: String, source: AssetSource, images: any VectorImageReader) {
         self.path = path
@@ -124,7 +126,16 @@ private struct SpecParser {
                                  message: "malformed JSON: \(error.message)")
             }
             let format = try top["tokensFormat"].map { n throws(InputError) in try r.choice(n, "tokensFormat", TokenSet.Format.self) }
-            r.tokens = try TokenSet(file: source.displayName(tokenPath), root: node, format: format ?? .auto)
+            if rel.hasSuffix(".resolver.json") || node["resolutionOrder"] != nil {
+                let resolver = try loadResolver(tokenPath, node, format: format ?? .auto)
+                // Keys outside themes read each modifier's default context (its first when it has none).
+                r.tokens = try resolver.tokens(contexts: Dictionary(uniqueKeysWithValues: resolver.modifiers.map {
+                    ($0.name, $0.defaultContext ?? $0.contexts[0])
+                }))
+                self.resolver = resolver
+            } else {
+                r.tokens = try TokenSet(file: source.displayName(tokenPath), root: node, format: format ?? .auto)
+            }
             tokenFile = source.displayName(tokenPath)
         } else if let f = top["tokensFormat"] {
             throw r.error("tokensFormat", f, "\"tokensFormat\" says how to read the token file, but the spec loads none (add \"tokens\")")
@@ -311,6 +322,66 @@ private struct SpecParser {
                                   knob: try m["knobMark"].map { x throws(InputError) in try marks(x, p + ".knobMark") } ?? [])
         }
         return out
+    }
+
+    /// A resolver document and the token files it names (relative to it, read as `tokens` is read).
+    func loadResolver(_ path: String, _ root: JSONNode, format: TokenSet.Format) throws(InputError) -> TokenResolver {
+        let shown = source.displayName(path)
+        return try TokenResolver(file: shown, root: root, format: format) { ref, node, key throws(InputError) in
+            let file = source.resolve(ref, from: path)
+            let data: Data
+            do throws(InputFile.Failure) { data = try source.read(file, limit: Limits.jsonFileBytes, what: "token file") } catch {
+                throw InputError(file: shown, keyPath: key, line: node.line, column: node.column,
+                                 message: error.missing ? "token file \(source.displayName(file)) not found"
+                                                        : "\(source.displayName(file)): \(error.message)")
+            }
+            do throws(JSONSyntaxError) { return (try JSONReader.parse(data), source.displayName(file)) } catch {
+                throw InputError(file: source.displayName(file), line: error.line, column: error.column,
+                                 message: "malformed JSON: \(error.message)")
+            }
+        }
+    }
+
+    /// The tokens a theme reads from a resolver file: its `tokensContext` (modifier → context), each
+    /// modifier it leaves out in its `default`. Nil when the spec's tokens are not a resolver and the
+    /// theme says nothing.
+    mutating func contextTokens(_ m: [String: JSONNode], _ p: String, _ n: JSONNode) throws(InputError) -> TokenSet? {
+        guard let resolver else {
+            if let c = m["tokensContext"] {
+                throw r.error("\(p).tokensContext", c, "\"tokensContext\" picks contexts of a DTCG resolver file (*.resolver.json), but "
+                              + (r.tokens == nil ? "the spec loads no token file" : "\(r.tokens!.file) is not one"))
+            }
+            return nil
+        }
+        for other in ["tokensTheme", "tokenSets"] where m[other] != nil {
+            throw r.error("\(p).\(other)", m[other], "\"\(other)\" picks sets of a Tokens Studio file; \(resolver.file) is a resolver: "
+                          + "pick its contexts with \"tokensContext\"")
+        }
+        var chosen: [String: String] = [:]
+        if let c = m["tokensContext"] {
+            for (name, v) in try r.map(c, "\(p).tokensContext") {
+                let k = "\(p).tokensContext.\(name)"
+                guard let modifier = resolver.modifiers.first(where: { $0.name == name }) else {
+                    throw r.error(k, v, "unknown modifier \"\(name)\"; \(resolver.file) has "
+                                  + (resolver.modifiers.isEmpty ? "no modifiers" : resolver.modifiers.map { "\"\($0.name)\"" }.joined(separator: ", ")))
+                }
+                let context = try r.string(v, k)
+                guard modifier.contexts.contains(context) else {
+                    throw r.error(k, v, "unknown context \"\(context)\" of modifier \"\(name)\" in \(resolver.file); its contexts: "
+                                  + modifier.contexts.map { "\"\($0)\"" }.joined(separator: ", "))
+                }
+                chosen[name] = context
+            }
+        }
+        var all: [String: String] = [:]
+        for modifier in resolver.modifiers {
+            guard let c = chosen[modifier.name] ?? modifier.defaultContext else {
+                throw r.error(p, n, "modifier \"\(modifier.name)\" of \(resolver.file) has no default; give its context: "
+                              + "\"tokensContext\": {\"\(modifier.name)\": " + modifier.contexts.map { "\"\($0)\"" }.joined(separator: " | ") + "}")
+            }
+            all[modifier.name] = c
+        }
+        return try resolver.tokens(contexts: all)
     }
 
     /// The token sets a theme reads: its `tokensTheme` (a Tokens Studio theme of the token file) or
@@ -644,12 +715,16 @@ private struct SpecParser {
         for (name, n) in entries {
             let p = "themes.\(name)"
             try r.fileName(name, p, n, what: "a theme name")
-            let m = try r.object(n, p, allowed: roleNames + ["states", "imageOpacity", "appearance", "tokensTheme", "tokenSets"],
+            let m = try r.object(n, p, allowed: roleNames + ["states", "imageOpacity", "appearance", "tokensTheme", "tokenSets", "tokensContext"],
                                  required: ["surface"])
-            // Its colours from a Tokens Studio theme's sets, or sets named here.
+            // Its colours from a resolver's contexts, a Tokens Studio theme's sets, or sets named here.
             let fileTokens = r.tokens
             defer { r.tokens = fileTokens }
-            if let sets = try tokenSets(m, p) { r.tokens = fileTokens?.reading(sets: sets) }
+            if let resolved = try contextTokens(m, p, n) {
+                r.tokens = resolved
+            } else if let sets = try tokenSets(m, p) {
+                r.tokens = fileTokens?.reading(sets: sets)
+            }
             var colors: [ColorRole: AuthoredColor] = [:]
             for role in ColorRole.allCases {
                 if let c = m[role.rawValue] { colors[role] = try r.color(c, "\(p).\(role.rawValue)") }

@@ -149,10 +149,14 @@ package struct SpecReader {
     /// sRGB when it lies outside (with a note saying so).
     mutating func color(_ node: JSONNode, _ path: String) throws(InputError) -> AuthoredColor {
         if case let .string(s) = node.value, let alias = TokenSet.aliasPath(s) {
-            let r = try tokenSet(s, path, node).color(alias, origin: error(path, node, ""))
+            let set = try tokenSet(s, path, node)
+            let r = try set.color(alias, origin: error(path, node, ""))
             for w in r.warnings { warn(path, node, w) }
-            return AuthoredColor(rgba: ValueReader.eightBit(r.value), token: s, line: node.line, tokenLine: r.line, note: r.note,
-                                 keyPath: path, aliasChain: r.chain)
+            var c = AuthoredColor(rgba: ValueReader.eightBit(r.value), token: s, line: node.line, tokenLine: r.line, note: r.note,
+                                  keyPath: path, aliasChain: r.chain)
+            // A resolver's tokens come from several files: the one that holds the value.
+            if !set.sourceFiles.isEmpty, let last = r.chain.last { c.tokenFile = set.file(of: last) }
+            return c
         }
         do {
             let v = try ValueReader.color(node, what: "the colour")

@@ -259,7 +259,7 @@ extension TokenSet {
 
     /// "token a.b in file:12" (and how a reference reached it).
     func place(_ token: Token, _ ref: String) -> String {
-        "token \(token.path) in \(file):\(token.line)" + (token.path == ref ? "" : " (via {\(ref)})")
+        "token \(token.path) in \(self.file(of: token.path)):\(token.line)" + (token.path == ref ? "" : " (via {\(ref)})")
     }
 
     func fail(_ origin: InputError, _ message: String) -> InputError {

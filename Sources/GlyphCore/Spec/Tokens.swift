@@ -67,6 +67,12 @@ public struct TokenSet: Sendable {
     public private(set) var studioThemes: [StudioTheme] = []
     /// The file as parsed (for JSON Pointers).
     let root: JSONNode
+    /// For the tokens of a resolver file (`TokenResolver`): the file each token was written in, by
+    /// path (the last source that declared it); empty for a token file read alone.
+    public internal(set) var sourceFiles: [String: String] = [:]
+
+    /// The file a token was written in: its resolver source's, else this file.
+    public func file(of path: String) -> String { sourceFiles[path] ?? file }
     /// Nodes visited while collecting (an `$extends` chain can multiply a file's tokens), and the
     /// limit on them (`Limits.jsonValues`; tests lower it).
     private var visited = 0
@@ -76,9 +82,10 @@ public struct TokenSet: Sendable {
         try self.init(file: file, root: root, format: format, nodeLimit: Limits.jsonValues)
     }
 
-    init(file: String, root: JSONNode, format: Format, nodeLimit: Int) throws(InputError) {
+    init(file: String, root: JSONNode, format: Format, nodeLimit: Int, sourceFiles: [String: String] = [:]) throws(InputError) {
         self.file = file
         self.root = root
+        self.sourceFiles = sourceFiles
         self.nodeLimit = nodeLimit
         switch format {
         case .auto:
@@ -154,8 +161,16 @@ public struct TokenSet: Sendable {
 
     // MARK: Reading the file
 
+    /// The resolver source of the token at or above `path`.
+    func sourceFile(_ path: [String]) -> String {
+        for n in stride(from: path.count, through: 1, by: -1) {
+            if let f = sourceFiles[path[..<n].joined(separator: ".")] { return f }
+        }
+        return file
+    }
+
     func error(_ path: [String], _ node: JSONNode?, _ message: String) -> InputError {
-        InputError(file: file, keyPath: path.joined(separator: "."), line: node?.line, column: node?.column, message: message)
+        InputError(file: sourceFiles.isEmpty ? file : sourceFile(path), keyPath: path.joined(separator: "."), line: node?.line, column: node?.column, message: message)
     }
 
     /// A member of an object node.

@@ -53,11 +53,15 @@ public struct ImageRendition: Sendable {
     /// The display scale it was made for; nil for a vector image (SVG, PDF), which serves every scale.
     public let scale: Int?
     public let appearance: Appearance
+    /// An asset catalog entry for high contrast (`{"appearance": "contrast", "value": "high"}`):
+    /// drawn only in a high-contrast theme.
+    public let highContrast: Bool
 
-    public init(image: any VectorImage, scale: Int?, appearance: Appearance) {
+    public init(image: any VectorImage, scale: Int?, appearance: Appearance, highContrast: Bool = false) {
         self.image = image
         self.scale = scale
         self.appearance = appearance
+        self.highContrast = highContrast
     }
 }
 
@@ -84,25 +88,44 @@ public final class ImageAsset: VectorImage {
     }
 
     public func drawn(scale: Int, dark: Bool) -> any VectorImage {
-        rendition(scale: scale, dark: dark).image.drawn(scale: scale, dark: dark)
+        drawn(scale: scale, dark: dark, highContrast: false)
     }
 
-    /// The rendition drawn at `scale` in a light or dark theme (see `pick`).
-    public func rendition(scale: Int, dark: Bool) -> ImageRendition {
-        Self.pick(renditions, scale: scale, dark: dark)
+    /// The image drawn at `scale` in a theme of that luminosity and contrast.
+    public func drawn(scale: Int, dark: Bool, highContrast: Bool) -> any VectorImage {
+        rendition(scale: scale, dark: dark, highContrast: highContrast).image.drawn(scale: scale, dark: dark)
+    }
+
+    /// The rendition drawn at `scale` in a light or dark, normal or high-contrast theme (see `pick`).
+    public func rendition(scale: Int, dark: Bool, highContrast: Bool = false) -> ImageRendition {
+        Self.pick(renditions, scale: scale, dark: dark, highContrast: highContrast)
     }
 
     /// Whether there is a rendition for the dark appearance.
-    public var hasDark: Bool { renditions.contains { $0.appearance == .dark } }
+    public var hasDark: Bool { renditions.contains { $0.appearance == .dark && !$0.highContrast } }
 
-    /// The renditions of the appearance a theme uses: a dark theme the dark ones, a light theme the
+    /// Whether there is a high-contrast rendition.
+    public var hasHighContrast: Bool { renditions.contains(where: \.highContrast) }
+
+    /// The renditions of the appearance a theme uses. A high-contrast theme: the high-contrast ones
+    /// of its own luminosity, else the high-contrast any ones; without those (and in every other
+    /// theme), among the normal-contrast renditions: a dark theme the dark ones, a light theme the
     /// light ones; either, when it has none, the any ones; failing those, the other appearance's.
-    public func candidates(dark: Bool) -> [ImageRendition] { Self.candidates(renditions, dark: dark) }
+    public func candidates(dark: Bool, highContrast: Bool = false) -> [ImageRendition] {
+        Self.candidates(renditions, dark: dark, highContrast: highContrast)
+    }
 
-    static func candidates(_ renditions: [ImageRendition], dark: Bool) -> [ImageRendition] {
+    static func candidates(_ renditions: [ImageRendition], dark: Bool, highContrast: Bool = false) -> [ImageRendition] {
         let own: ImageRendition.Appearance = dark ? .dark : .light
+        if highContrast {
+            for appearance in [own, .any] {
+                let found = renditions.filter { $0.highContrast && $0.appearance == appearance }
+                if !found.isEmpty { return found }
+            }
+        }
+        let normal = renditions.filter { !$0.highContrast }
         for appearance in [own, .any, dark ? .light : .dark] {
-            let found = renditions.filter { $0.appearance == appearance }
+            let found = normal.filter { $0.appearance == appearance }
             if !found.isEmpty { return found }
         }
         return renditions
@@ -111,8 +134,8 @@ public final class ImageAsset: VectorImage {
     /// The rendition for `scale`, as UIKit picks a file from an image set: the one made for that
     /// scale; else a vector one (it serves every scale); else the nearest larger scale (scaled down);
     /// else the largest smaller one (scaled up).
-    static func pick(_ renditions: [ImageRendition], scale: Int, dark: Bool) -> ImageRendition {
-        let candidates = Self.candidates(renditions, dark: dark)
+    static func pick(_ renditions: [ImageRendition], scale: Int, dark: Bool, highContrast: Bool = false) -> ImageRendition {
+        let candidates = Self.candidates(renditions, dark: dark, highContrast: highContrast)
         if let exact = candidates.first(where: { $0.scale == scale }) { return exact }
         if let vector = candidates.first(where: { $0.scale == nil }) { return vector }
         let scaled = candidates.sorted { $0.scale! < $1.scale! }
