@@ -70,8 +70,8 @@ enum ValueReader {
             throw ValueProblem(message: "\"colorSpace\" must be a string, found \(spaceNode.typeName)")
         }
         guard let space = CSSColorSpace(rawValue: name) else {
-            throw ValueProblem(message: "unknown colour space \"\(name)\"; the 2025.10 colour module has "
-                               + CSSColorSpace.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ValueProblem(message: SpecReader.unknown("colour space", name, valid: CSSColorSpace.allCases.map(\.rawValue),
+                                                           listed: "the 2025.10 colour module has"))
         }
         let ranges = space.components
         guard let comps = node["components"], case let .array(items) = comps.value, items.count == 3 else {
