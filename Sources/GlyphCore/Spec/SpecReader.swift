@@ -161,7 +161,7 @@ package struct SpecReader {
             let r = try tokenSet(s, path, node).color(alias, origin: error(path, node, ""))
             for w in r.warnings { warn(path, node, w) }
             return AuthoredColor(rgba: ValueReader.eightBit(r.value), token: s, line: node.line, tokenLine: r.line, note: r.note,
-                                 keyPath: path, aliasChain: r.chain)
+                                 keyPath: path, aliasChain: r.chain, aliasLines: r.chainLines)
         }
         do {
             let v = try ValueReader.color(node, what: "the colour")
