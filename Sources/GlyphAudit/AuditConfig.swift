@@ -212,7 +212,7 @@ public struct AuditConfig: Sendable, Equatable {
             for (id, node) in try r.map(rulesNode, "rules") {
                 let path = "rules.\(id)"
                 guard let rule = known.first(where: { $0.id == id }) else {
-                    throw r.error(path, node, "unknown rule \"\(id)\"; rules: \(known.map(\.id).joined(separator: ", "))")
+                    throw r.error(path, node, SpecReader.unknown("rule", id, valid: known.map(\.id), listed: "rules:"))
                 }
                 var setting = RuleSetting()
                 if case .string = node.value {
@@ -267,7 +267,7 @@ public struct AuditConfig: Sendable, Equatable {
                                  required: ["rule", "variant", "reason"])
             let rule = try r.string(m["rule"]!, p + ".rule")
             guard rules.contains(where: { $0.id == rule }) else {
-                throw r.error(p + ".rule", m["rule"], "unknown rule \"\(rule)\"; rules: \(rules.map(\.id).joined(separator: ", "))")
+                throw r.error(p + ".rule", m["rule"], SpecReader.unknown("rule", rule, valid: rules.map(\.id), listed: "rules:"))
             }
             let reason = try r.string(m["reason"]!, p + ".reason").trimmingCharacters(in: .whitespacesAndNewlines)
             if reason.isEmpty { throw r.error(p + ".reason", m["reason"], "give the reason the finding is accepted") }

@@ -1,4 +1,5 @@
 import Foundation
+import GlyphColor
 import GlyphCore
 
 /// `clipping`: ink of the glyph or the label outside its frame at some Dynamic Type size.
@@ -14,10 +15,14 @@ public struct ClippingRule: AuditRule {
     At every Dynamic Type size: the glyph's ink against the control's frame, and the label's ink \
     against the label's frame (its line box, cut to `maxWidth`). The glyph's ink is its box or track \
     as laid out (a ring, fill and mark never leave the box); for an image it is the bounding box of \
-    the rendered pixels that differ from the surface, at the highest display scale audited. The \
+    the rendered pixels that differ from the surface, at the highest display scale audited, each \
+    side placed inside its outermost pixel by the share of that pixel the ink covers (what \
+    anti-aliasing drew there), so an image that exactly fills a frame of a fractional size (13.2 pt) \
+    is not clipped; image ink less than 1/8 px past the frame is within what the pixels can tell. The \
     label's ink is pango's ink rectangle. A part that reaches more than `tolerance` points beyond a \
-    side is clipped; the finding gives the first Dynamic Type size where it happens and the overflow \
-    per side in points there and at the largest size.
+    side is clipped. Each finding names one run of consecutive audited Dynamic Type sizes: the first \
+    size where it happens and the overflow per side in points there and at the run's last size; \
+    where the part fits at sizes in between, each run is a finding of its own and says where it fits.
     """
     public let fix = """
     Let the frame follow the glyph (hug it, or size it with the text style: `@ScaledMetric`, \
@@ -45,19 +50,60 @@ public struct ClippingRule: AuditRule {
             if let knob = layout.knob, knob.height > layout.glyph.height { return layout.glyph.union(knob) }
             return layout.glyph
         }
-        // Pixels that differ from the surface (the corner of the cut is outside the glyph).
+        return imageInk(g, full: item.scene.parts.first { $0.kind == .image }.flatMap { p in
+            p.image?.template == true ? p.color?.seen : nil
+        })
+    }
+
+    /// The ink of a rendered image in points, each side placed inside its outermost pixel row or
+    /// column by how much of that pixel the ink covers (what anti-aliasing drew there): a pixel that
+    /// differs from the surface by a fraction of what full ink does is that fraction covered, from
+    /// the side the ink comes from. So an image that ends 0.2 px into a pixel ends there, not at the
+    /// pixel's far edge. Full ink is `full` composited over the surface (a template image's tint as
+    /// seen) or, for an image in its own colours, the pixel that differs most; a pixel's difference
+    /// is its largest channel difference. The surface is the cut's corner pixel (outside the glyph).
+    static func imageInk(_ g: GlyphPixels, full: RGBA?) -> Rect? {
         guard g.width > 0, g.height > 0 else { return nil }
         let surface = g.pixel(0, 0)
-        var x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1
+        func difference(_ p: UInt32) -> Int {
+            var d = 0
+            for shift in stride(from: 0, to: 32, by: 8) {
+                d = max(d, abs(Int((p >> UInt32(shift)) & 0xFF) - Int((surface >> UInt32(shift)) & 0xFF)))
+            }
+            return d
+        }
+        var columns = [Int](repeating: 0, count: g.width), rows = [Int](repeating: 0, count: g.height)
+        var most = 0
         for y in 0..<g.height {
-            for x in 0..<g.width where g.pixel(x, y) != surface {
-                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+            for x in 0..<g.width {
+                let d = difference(g.pixel(x, y))
+                if d > columns[x] { columns[x] = d }
+                if d > rows[y] { rows[y] = d }
+                most = max(most, d)
             }
         }
-        guard x1 >= 0 else { return nil }
+        guard most > 0, let x0 = columns.firstIndex(where: { $0 > 0 }), let x1 = columns.lastIndex(where: { $0 > 0 }),
+              let y0 = rows.firstIndex(where: { $0 > 0 }), let y1 = rows.lastIndex(where: { $0 > 0 }) else { return nil }
+        if let full {
+            let f = UInt32(RGBA.byte(full.r)) | UInt32(RGBA.byte(full.g)) << 8 | UInt32(RGBA.byte(full.b)) << 16 | UInt32(RGBA.byte(full.a)) << 24
+            most = max(most, difference(f))
+        }
+        func covered(_ d: Int) -> Double { min(1, Double(d) / Double(most)) }
         let s = Double(g.scale)
-        return Rect(x: Double(g.x0 + x0) / s, y: Double(g.y0 + y0) / s, width: Double(x1 - x0 + 1) / s, height: Double(y1 - y0 + 1) / s)
+        let left = Double(g.x0 + x0 + 1) - covered(columns[x0]), right = Double(g.x0 + x1) + covered(columns[x1])
+        let top = Double(g.y0 + y0 + 1) - covered(rows[y0]), bottom = Double(g.y0 + y1) + covered(rows[y1])
+        return Rect(x: left / s, y: top / s, width: (right - left) / s, height: (bottom - top) / s)
     }
+
+    /// What anti-aliasing leaves unknown about where an image's ink ends, in pixels: the
+    /// rasteriser's coverage is exact across a pixel column to 1/256 but down a row to 1/15 (cairo's
+    /// scan converter samples 15 lines a pixel), and 8-bit pixels round it. Ink measured from pixels
+    /// less than this far (1/8 px: 0.125 pt at @1x, 0.042 pt at @3x) past its frame is not clipping.
+    static let antiAliasing = 0.125
+
+    /// One contiguous run of audited Dynamic Type sizes at which a state's part is clipped:
+    /// (size, overflow per side, item index, frame, ink) at each size.
+    typealias Run = [(DynamicTypeSize, Sides, Int, Rect, Rect)]
 
     public func check(_ input: AuditInput, _ o: RuleOptions) -> [Finding] {
         let tolerance = o["tolerance"]
@@ -74,44 +120,68 @@ public struct ClippingRule: AuditRule {
                 reps[v.state, default: [:]][v.dynamicType] = i
             }
             for part in ["glyph", "label"] {
-                // Per state: the overflow at each size; states with the same overflows share a finding.
-                var results: [(states: [ControlState], overflow: [(DynamicTypeSize, Sides, Int, Rect, Rect)])] = []
+                // Per state: the runs of consecutive audited sizes where it overflows, and the sizes
+                // between runs where it does not; states with the same run share a finding.
+                var results: [(states: [ControlState], run: Run, gaps: [DynamicTypeSize])] = []
                 for state in spec.states {
                     guard let bySize = reps[state] else { continue }
-                    var list: [(DynamicTypeSize, Sides, Int, Rect, Rect)] = []
+                    var measured: [(DynamicTypeSize, (DynamicTypeSize, Sides, Int, Rect, Rect)?)] = []
                     for dt in bySize.keys.sorted() {
                         let i = bySize[dt]!
                         let item = input.items[i]
                         let frame: Rect, ink: Rect
+                        var allowed = tolerance
                         if part == "glyph" {
                             guard let g = Self.glyphInk(item, input.glyphs[i]) else { continue }
                             frame = item.layout.frame
                             ink = g
+                            if item.spec.images != nil { allowed += Self.antiAliasing / Double(item.variant.scale) }
                         } else {
                             guard let l = item.layout.label else { continue }
                             frame = l.frame
                             ink = l.ink
                         }
                         let s = frame.overflow(of: ink)
-                        if max(s.top, s.right, s.bottom, s.left) > tolerance { list.append((dt, s, i, frame, ink)) }
+                        measured.append((dt, max(s.top, s.right, s.bottom, s.left) > allowed ? (dt, s, i, frame, ink) : nil))
                     }
-                    if list.isEmpty { continue }
-                    if let k = results.firstIndex(where: { r in
-                        r.overflow.count == list.count && zip(r.overflow, list).allSatisfy { a, b in
-                            a.0 == b.0 && Self.same(a.1, b.1)
+                    let (runs, gaps) = Self.runs(measured)
+                    for run in runs {
+                        if let k = results.firstIndex(where: { r in
+                            r.gaps == gaps && r.run.count == run.count && zip(r.run, run).allSatisfy { a, b in
+                                a.0 == b.0 && Self.same(a.1, b.1)
+                            }
+                        }) {
+                            results[k].states.append(state)
+                        } else {
+                            results.append(([state], run, gaps))
                         }
-                    }) {
-                        results[k].states.append(state)
-                    } else {
-                        results.append(([state], list))
                     }
                 }
                 for r in results {
-                    out.append(finding(input, spec, part: part, states: r.states, overflow: r.overflow, group: group))
+                    out.append(finding(input, spec, part: part, states: r.states, overflow: r.run, gaps: r.gaps, group: group))
                 }
             }
         }
         return out
+    }
+
+    /// The runs of consecutive measured sizes that overflow (each a non-empty list, in size order),
+    /// and, when there are several, the sizes between the first and the last that fit.
+    static func runs<T>(_ measured: [(DynamicTypeSize, T?)]) -> (runs: [[T]], gaps: [DynamicTypeSize]) {
+        var runs: [[T]] = [[]]
+        var fits: [DynamicTypeSize] = []
+        for (size, overflow) in measured {
+            if let overflow {
+                runs[runs.count - 1].append(overflow)
+            } else {
+                fits.append(size)
+                if !runs[runs.count - 1].isEmpty { runs.append([]) }
+            }
+        }
+        runs.removeAll { $0.isEmpty }
+        guard runs.count > 1 else { return (runs, []) }
+        let clipped = measured.filter { $0.1 != nil }.map(\.0)
+        return (runs, fits.filter { $0 > clipped.first! && $0 < clipped.last! })
     }
 
     static func same(_ a: Sides, _ b: Sides) -> Bool {
@@ -128,12 +198,12 @@ public struct ClippingRule: AuditRule {
     }
 
     func finding(_ input: AuditInput, _ spec: Spec, part: String, states: [ControlState],
-                 overflow: [(DynamicTypeSize, Sides, Int, Rect, Rect)], group: [Int]) -> Finding {
+                 overflow: Run, gaps: [DynamicTypeSize], group: [Int]) -> Finding {
         let first = overflow.first!, last = overflow.last!
         let firstItem = input.items[first.2]
         let sizes = overflow.map(\.0)
-        // The id: every theme and scale of the first size where it happens.
-        let variants = group.map { input.items[$0].variant }.filter { $0.dynamicType == first.0 && states.contains($0.state) }
+        // The id: every theme and scale of the sizes of the run (`*` for the size when they are several).
+        let variants = group.map { input.items[$0].variant }.filter { sizes.contains($0.dynamicType) && states.contains($0.state) }
         let frame = first.3
         let what = part == "glyph" ? "glyph ink" : "label ink"
         let frameName: String
@@ -147,6 +217,7 @@ public struct ClippingRule: AuditRule {
         var message = "\(what) reaches outside \(frameName) from \(first.0.short) (\(Self.describe(first.1)))"
         if last.0 != first.0 { message += "; at \(last.0.short): \(Self.describe(last.1))" }
         message += "; clipped at \(Format.sizes(sizes))"
+        if !gaps.isEmpty { message += " (not at \(Format.sizes(gaps)), where it fits: a separate finding for each run of sizes)" }
         let keyPath: String
         if part == "glyph" {
             keyPath = spec.frame == .hug ? "sizes.\(firstItem.variant.size)" : "frame"

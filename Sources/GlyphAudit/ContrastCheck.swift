@@ -41,9 +41,18 @@ enum ContrastCheck {
 
 extension FindingLocation {
     /// Where a scene colour was written: its spec key and line, and for a token alias the token
-    /// file and the line of the final value.
+    /// file and the line of its token (of the final value when the token holds it itself).
+    /// Through an alias chain (a token that names another), it points at the token the spec names,
+    /// and keeps the chain with the line of each token and the colour it came to.
     public init(_ source: ColorSource) {
         self.init(file: source.file, line: source.line, keyPath: source.keyPath, token: source.token,
                   tokenFile: source.tokenFile, tokenLine: source.tokenLine)
+        if source.token != nil, source.aliasChain.count > 1 {
+            let lines = source.aliasLines.count == source.aliasChain.count ? source.aliasLines.map(Optional.some)
+                : Array(repeating: nil, count: source.aliasChain.count)
+            aliasChain = zip(source.aliasChain, lines).map { AliasStep(token: "{\($0)}", line: $1) }
+            aliasValue = source.value
+            if let first = lines.first, let first { tokenLine = first }
+        }
     }
 }

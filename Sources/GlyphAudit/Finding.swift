@@ -19,28 +19,50 @@ public enum Severity: String, Sendable, Codable, CaseIterable, Comparable {
 
 /// Where a finding comes from in the input: the spec file and line of the key that set the value
 /// (e.g. `themes.default.trackOff`), and for a colour written as a token alias, the alias and the
-/// token file and line where its value was finally written.
+/// token file and line of the token the spec names. When that token is itself an alias, the chain
+/// it passed through, each token with its line, and the colour it came to.
 public struct FindingLocation: Sendable, Equatable, Codable {
+    /// One token of an alias chain: `{base.color.light.neutral.8}` and the line of its value.
+    public struct AliasStep: Sendable, Equatable, Codable {
+        public var token: String
+        public var line: Int?
+
+        public init(token: String, line: Int?) {
+            self.token = token
+            self.line = line
+        }
+    }
+
     public var file: String
     public var line: Int?
     public var keyPath: String?
     /// The token alias used in the spec, e.g. `{mark.default.border.default}`.
     public var token: String?
     public var tokenFile: String?
-    /// The line of the token that holds the final value (after following aliases).
+    /// The line of the token the spec names (the first of `aliasChain`); for a token that holds
+    /// its value itself, the token whose value (or Tokens Studio modifier) made the colour.
     public var tokenLine: Int?
+    /// When the token the spec names is an alias: every token the colour came through, first (the
+    /// one the spec names) to last (the one holding the value); nil otherwise.
+    public var aliasChain: [AliasStep]?
+    /// The colour the chain came to, as drawn (`#818B98`); with `aliasChain` only.
+    public var aliasValue: String?
 
     public init(file: String, line: Int? = nil, keyPath: String? = nil, token: String? = nil,
-                tokenFile: String? = nil, tokenLine: Int? = nil) {
+                tokenFile: String? = nil, tokenLine: Int? = nil, aliasChain: [AliasStep]? = nil, aliasValue: String? = nil) {
         self.file = file
         self.line = line
         self.keyPath = keyPath
         self.token = token
         self.tokenFile = tokenFile
         self.tokenLine = tokenLine
+        self.aliasChain = aliasChain
+        self.aliasValue = aliasValue
     }
 
-    /// `file:line` for messages.
+    /// `file:line` for messages; with an alias chain, the tokens after the first and the value:
+    /// `… via {light.fgColor.disabled} in tokens/primer.tokens.json:216 → {base.color.light.neutral.8}
+    /// (primer.tokens.json:31) → #818B98`.
     public var description: String {
         var s = file
         if let line { s += ":\(line)" }
@@ -48,7 +70,22 @@ public struct FindingLocation: Sendable, Equatable, Codable {
         if let token {
             s += " via \(token)"
             if let tokenFile { s += " in \(tokenFile)" + (tokenLine.map { ":\($0)" } ?? "") }
+            s += chainText
         }
+        return s
+    }
+
+    /// The rest of an alias chain as text: ` → {base.color.light.neutral.8} (primer.tokens.json:31)
+    /// → #818B98` (the token file by its name), or "" without a chain.
+    public var chainText: String {
+        guard let aliasChain, aliasChain.count > 1 else { return "" }
+        let name = tokenFile.map { URL(fileURLWithPath: $0).lastPathComponent }
+        var s = ""
+        for step in aliasChain.dropFirst() {
+            s += " → \(step.token)"
+            if let name, let line = step.line { s += " (\(name):\(line))" }
+        }
+        if let aliasValue { s += " → \(aliasValue)" }
         return s
     }
 }

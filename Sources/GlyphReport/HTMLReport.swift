@@ -364,7 +364,9 @@ struct HTMLPage {
                     if let l = f.location {
                         var where_ = l.file + (l.line.map { ":\($0)" } ?? "")
                         if let k = l.keyPath { where_ += " (\(k))" }
-                        if let t = l.token { where_ += " · token \(t)" + (l.tokenFile.map { " in \($0)" + (l.tokenLine.map { ":\($0)" } ?? "") } ?? "") }
+                        if let t = l.token {
+                            where_ += " · token \(t)" + (l.tokenFile.map { " in \($0)" + (l.tokenLine.map { ":\($0)" } ?? "") } ?? "") + l.chainText
+                        }
                         h.add("<p class=\"muted\">Source: <code>\(where_)</code></p>\n")
                     }
                     if let ev = f.picturePath {

@@ -272,10 +272,11 @@ extension RunReport {
                                   appearance: presets.first { $0.name == f.preset }?.appearance(of: f.variant.theme)),
                 partialFingerprints: ["glyphaudit/v1": Self.findingKey(f)],
                 locations: [SARIFLocation(physicalLocation: physical, logicalLocations: logical)],
+                relatedLocations: f.location.flatMap(sarifChain),
                 suppressions: f.accepted.map { [SARIFSuppression(kind: "external", justification: $0)] })
             if let fix = f.suggestion {
                 result.message = SARIFMessage(text: "\(f.message). Fix: \(fix.text).")
-                result.fixes = sarifFix(fix, physical).map { [$0] }
+                result.fixes = sarifFix(fix, physical, alias: f.location?.aliasChain != nil).map { [$0] }
             }
             results.append(result)
         }
@@ -306,7 +307,28 @@ extension RunReport {
     /// A SARIF `fix` for a suggested colour: the colour's literal on the line the finding points at
     /// (the spec's key, or the token's final value) replaced by the suggestion. Nil when that line
     /// does not hold the colour as written (`#RRGGBB` in any case), e.g. a colour in `rgb()`.
-    func sarifFix(_ fix: ColorFix, _ physical: SARIFPhysicalLocation) -> SARIFFix? {
+    /// The related locations of a colour that came through aliases: the spec key that names the
+    /// token (its message the key and the alias), then each further token of the chain at its line
+    /// (the last with the colour it holds). Nil without a chain.
+    func sarifChain(_ l: FindingLocation) -> [SARIFLocation]? {
+        guard let chain = l.aliasChain, chain.count > 1, let tokenFile = l.tokenFile else { return nil }
+        var out = [SARIFLocation(id: 0, physicalLocation: SARIFPhysicalLocation(artifactLocation: sarifArtifact(l.file),
+                                                                                region: l.line.map { SARIFRegion(startLine: $0) }),
+                                 message: SARIFMessage(text: (l.keyPath.map { "\($0): " } ?? "") + (l.token ?? chain[0].token)))]
+        for (i, step) in chain.enumerated().dropFirst() {
+            let last = i == chain.count - 1
+            out.append(SARIFLocation(id: i, physicalLocation: SARIFPhysicalLocation(artifactLocation: sarifArtifact(tokenFile),
+                                                                                    region: step.line.map { SARIFRegion(startLine: $0) }),
+                                     message: SARIFMessage(text: "\(chain[i - 1].token) → \(step.token)"
+                                                           + (last ? (l.aliasValue.map { " → \($0)" } ?? "") : ""))))
+        }
+        return out
+    }
+
+    /// A fix replaces the failing colour where the location points. When that is a token naming
+    /// another (`alias`), it replaces the alias it holds (`"{base.color.neutral.8}"`) with the colour:
+    /// what "set {token} to #…" says, without changing the other tokens that name the same one.
+    func sarifFix(_ fix: ColorFix, _ physical: SARIFPhysicalLocation, alias: Bool = false) -> SARIFFix? {
         let artifact = physical.artifactLocation
         guard let line = physical.region?.startLine,
               let path = artifact.uri.removingPercentEncoding.map({
@@ -323,12 +345,19 @@ extension RunReport {
             guard let k = lineText.range(of: "\"\(key)\"") else { return nil }
             from = k.upperBound
         }
-        guard let range = lineText.range(of: "\"\(fix.from)\"", options: .caseInsensitive, range: from..<lineText.endIndex) else { return nil }
+        var written = fix.from
+        var found = lineText.range(of: "\"\(fix.from)\"", options: .caseInsensitive, range: from..<lineText.endIndex)
+        if found == nil, alias, let open = lineText.range(of: "\"{", range: from..<lineText.endIndex),
+           let close = lineText.range(of: "}\"", range: open.upperBound..<lineText.endIndex) {
+            found = open.lowerBound..<close.upperBound
+            written = String(lineText[lineText.index(after: open.lowerBound)..<lineText.index(before: close.upperBound)])
+        }
+        guard let range = found else { return nil }
         // Columns count UTF-16 code units from 1 (SARIF's default columnKind), inside the quotes.
         let start = lineText.utf16.distance(from: lineText.startIndex, to: range.lowerBound) + 2
         return SARIFFix(description: SARIFMessage(text: "\(fix.text) for the \(fix.part)"), artifactChanges: [
             SARIFArtifactChange(artifactLocation: artifact, replacements: [
-                SARIFReplacement(deletedRegion: SARIFRegion(startLine: line, startColumn: start, endColumn: start + fix.from.utf16.count),
+                SARIFReplacement(deletedRegion: SARIFRegion(startLine: line, startColumn: start, endColumn: start + written.utf16.count),
                                  insertedContent: SARIFMessage(text: fix.to)),
             ]),
         ])

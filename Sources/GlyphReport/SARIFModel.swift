@@ -71,6 +71,9 @@ struct SARIFResult: Codable, Equatable {
     var properties: Properties
     var partialFingerprints: [String: String]
     var locations: [SARIFLocation]
+    /// A colour that came through token aliases: the spec key that names the token, and each
+    /// further token of the chain with its line.
+    var relatedLocations: [SARIFLocation]?
     var suppressions: [SARIFSuppression]?
     var fixes: [SARIFFix]?
 
@@ -83,8 +86,11 @@ struct SARIFResult: Codable, Equatable {
 }
 
 struct SARIFLocation: Codable, Equatable {
+    /// Set on a related location (SARIF 2.1.0 §3.28.2), with its `message`.
+    var id: Int?
     var physicalLocation: SARIFPhysicalLocation
     var logicalLocations: [SARIFLogicalLocation]?
+    var message: SARIFMessage?
 }
 
 struct SARIFPhysicalLocation: Codable, Equatable {

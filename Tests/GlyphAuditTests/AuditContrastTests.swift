@@ -290,7 +290,7 @@ struct AuditContrastTests {
         #expect(disabled.allSatisfy { $0.variant.description.hasSuffix($0.subject.hasSuffix("indicator") ? "@3x" : "@*x") })
     }
 
-    @Test("a token colour's finding points at the spec line and at the token file line of its value")
+    @Test("a token colour's finding points at the spec line and at the token file line of the token the spec names, with the chain to its value")
     func tokenLocation() throws {
         let s = try AuditScene(preset: "design-system-checkbox", filter: ["theme=disabled", "dynamic-type=L", "scale=1"])
         let ring = try #require(s.run(NonTextContrastRule()).first { $0.subject == "ring" })
@@ -301,7 +301,12 @@ struct AuditContrastTests {
         #expect(loc.tokenFile == "Assets/tokens/design-system.tokens.json")
         let tokenLines = try #require(EmbeddedAssets.files["Assets/tokens/design-system.tokens.json"]).components(separatedBy: "\n")
         let tokenLine = try #require(loc.tokenLine)
-        #expect(tokenLines[tokenLine - 1].contains("\"300\": { \"$value\": \"#C4C4C4\" }"), "\(tokenLines[tokenLine - 1])")
+        // {mark.disabled.border.default} (line 34) names {color.grey.300}, whose value is on line 11.
+        #expect(tokenLines[tokenLine - 1].contains("\"border\": { \"default\": { \"$value\": \"{color.grey.300}\" } }"), "\(tokenLines[tokenLine - 1])")
+        let chain = try #require(loc.aliasChain)
+        #expect(chain.map(\.token) == ["{mark.disabled.border.default}", "{color.grey.300}"] && chain[0].line == tokenLine)
+        #expect(tokenLines[try #require(chain[1].line) - 1].contains("\"300\": { \"$value\": \"#C4C4C4\" }"), "\(chain)")
+        #expect(loc.aliasValue == "#C4C4C4")
         let specLines = try #require(Presets.source("design-system-checkbox")).components(separatedBy: "\n")
         #expect(specLines[try #require(loc.line) - 1].contains("\"border\": \"{mark.disabled.border.default}\""))
     }

@@ -31,7 +31,7 @@ struct AuditGeometryTests {
         #expect(f.rule == "clipping" && f.severity == .error && f.subject == "glyph")
         #expect(f.values["firstSize"] == "AX3")
         #expect(f.values["sizes"] == "AX3–AX5")
-        #expect(f.variant == "clip/square-md/AX3/*/*@2x")
+        #expect(f.variant == "clip/square-md/*/*/*@2x", "AX3–AX5: every size of the run")
         for side in ["top", "right", "bottom", "left"] {
             #expect(f.numbers[side] == 3.5, "\(side)")
             #expect(f.numbers["worst.\(side)"] == 10, "\(side) at AX5")

@@ -31,14 +31,18 @@ struct SceneTests {
         #expect(fill.source.aliasChain == ["mark.default.surface.selected", "color.brand.red"])
         #expect(fill.source.tokenFile == spec.tokenFile)
         #expect(fill.source.tokenLine == 7)
+        #expect(fill.source.aliasLines == [22, 7], "mark.default.surface.selected on line 22 names color.brand.red on line 7")
+        #expect(fill.source.value == "#E00800")
         let surface = try #require(scene.surface?.color)
         #expect(surface.source.keyPath == "themes.default.surface" && surface.source.line == 19)
         #expect(surface.source.aliasChain == ["color.white"])
         // The tick is drawn on the fill: seen over it.
         #expect(scene.part(.mark)?.beneath == .fill && scene.part(.mark)?.name == "tick")
-        // A finding's location is the part's source.
+        // A finding's location is the part's source, at the token the spec names (line 22), with the chain.
         let location = FindingLocation(fill.source)
-        #expect(location.keyPath == "themes.default.fill" && location.line == 21 && location.tokenLine == 7)
+        #expect(location.keyPath == "themes.default.fill" && location.line == 21 && location.tokenLine == 22)
+        #expect(location.aliasChain == [.init(token: "{mark.default.surface.selected}", line: 22), .init(token: "{color.brand.red}", line: 7)])
+        #expect(location.aliasValue == "#E00800")
     }
 
     @Test("a literal colour and a state's override: key path and line as written, no token")

@@ -346,7 +346,7 @@ struct ImageSwitchLoadingTests {
             (#"{ "width": 40 }"#, "sizes.md", "missing required key \"height\""),
             (#"{ }"#, "sizes.md", "missing required key \"size\" (the image box of an image switch; or \"width\" and \"height\")"),
             (#"{ "size": 0.5 }"#, "sizes.md.size", ""),
-            (#"{ "trackWidth": 51, "trackHeight": 31 }"#, "sizes.md.trackWidth", "unknown key \"trackWidth\"; valid keys here: size, width, height"),
+            (#"{ "trackWidth": 51, "trackHeight": 31 }"#, "sizes.md.trackWidth", "unknown key \"trackWidth\"; did you mean \"width\"? valid keys here: size, width, height"),
         ]
         for (size, keyPath, message) in refused {
             guard case let .failure(e) = loadSpec(Self.spec(size: size), files: Self.files) else {

@@ -15,6 +15,10 @@ public struct ColorSource: Sendable, Equatable {
     public var token: String?
     /// The tokens the alias passed through, first to last.
     public var aliasChain: [String]
+    /// The token-file line of each token of `aliasChain`: the first is the token the spec names.
+    public var aliasLines: [Int] = []
+    /// The colour the alias resolved to, as drawn (`#RRGGBB`, `#RRGGBBAA`); nil for a literal colour.
+    public var value: String?
     public var tokenFile: String?
     /// The token-file line of the token whose value (or Tokens Studio modifier) made the colour.
     public var tokenLine: Int?
@@ -37,6 +41,8 @@ public struct ColorSource: Sendable, Equatable {
         if let token = color.token {
             self.token = token
             aliasChain = color.aliasChain
+            aliasLines = color.aliasLines
+            value = color.rgba.hex
             tokenFile = color.tokenFile ?? spec.tokenFile
             tokenLine = color.tokenLine
         }

@@ -260,11 +260,13 @@ public struct AuthoredColor: Sendable, Equatable {
     public var keyPath: String?
     /// The tokens the alias passed through, first to last (the last holds the value); empty for a literal.
     public var aliasChain: [String]
-    /// The token file that holds the value, when it is not the spec's `tokens` file (a resolver's source).
+    /// The token file that holds the token the spec names, when it is not the spec's `tokens` file (a resolver's source).
     public var tokenFile: String? = nil
+    /// The token-file line of each token of `aliasChain` (where its value is written).
+    public var aliasLines: [Int]
 
     package init(rgba: RGBA, token: String? = nil, line: Int? = nil, tokenLine: Int? = nil, note: String? = nil,
-                 keyPath: String? = nil, aliasChain: [String] = []) {
+                 keyPath: String? = nil, aliasChain: [String] = [], aliasLines: [Int] = []) {
         self.rgba = rgba
         self.token = token
         self.line = line
@@ -272,6 +274,7 @@ public struct AuthoredColor: Sendable, Equatable {
         self.note = note
         self.keyPath = keyPath
         self.aliasChain = aliasChain
+        self.aliasLines = aliasLines
     }
 }
 

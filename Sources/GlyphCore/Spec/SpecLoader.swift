@@ -192,7 +192,7 @@ private struct SpecParser {
                 switch s {
                 case "hug": frame = .hug
                 case "size": frame = .size
-                default: throw r.error("frame", f, "expected \"hug\", \"size\" or {\"width\", \"height\"}, found \"\(s)\"")
+                default: throw r.error("frame", f, "expected \"hug\", \"size\" or {\"width\", \"height\"}, found \"\(s)\"" + Suggest.didYouMean(s, in: ["hug", "size"]))
                 }
             } else {
                 let m = try r.object(f, "frame", allowed: ["width", "height"], required: ["width", "height"])
@@ -207,7 +207,7 @@ private struct SpecParser {
                 switch s {
                 case "frame": hitArea = .frame
                 case "row": hitArea = .row
-                default: throw r.error("hitArea", h, "expected \"frame\", \"row\" or {\"width\", \"height\"}, found \"\(s)\"")
+                default: throw r.error("hitArea", h, "expected \"frame\", \"row\" or {\"width\", \"height\"}, found \"\(s)\"" + Suggest.didYouMean(s, in: ["frame", "row"]))
                 }
             } else {
                 let m = try r.object(h, "hitArea", allowed: ["width", "height"], required: ["width", "height"])
@@ -244,7 +244,7 @@ private struct SpecParser {
             for (key, node) in try r.map(a, "appearance") {
                 let p = "appearance.\(key)"
                 guard let st = ControlState(rawValue: key), states.contains(st) else {
-                    throw r.error(p, node, "unknown state \"\(key)\"; this spec's states: \(states.map(\.rawValue).joined(separator: ", "))")
+                    throw r.error(p, node, SpecReader.unknown("state", key, valid: states.map(\.rawValue), listed: "this spec's states:"))
                 }
                 let m = try r.object(node, p, allowed: ["ring", "fill", "mark"])
                 let d = StateAppearance.default(st)
@@ -291,8 +291,7 @@ private struct SpecParser {
             for (i, item) in try r.array(d, "dynamicTypeSizes").enumerated() {
                 let s = try r.string(item, "dynamicTypeSizes[\(i)]")
                 guard let dt = DynamicTypeSize(name: s) else {
-                    throw r.error("dynamicTypeSizes[\(i)]", item, "unknown Dynamic Type size \"\(s)\"; expected one of: "
-                                  + DynamicTypeSize.allCases.map(\.rawValue).joined(separator: ", "))
+                    throw r.error("dynamicTypeSizes[\(i)]", item, SpecReader.unknown("Dynamic Type size", s, valid: DynamicTypeSize.allCases.map(\.rawValue)))
                 }
                 if !dts.contains(dt) { dts.append(dt) }
             }
@@ -734,7 +733,7 @@ private struct SpecParser {
                 for (key, sn) in try r.map(s, "\(p).states") {
                     let sp = "\(p).states.\(key)"
                     guard let st = ControlState(rawValue: key), states.contains(st) else {
-                        throw r.error(sp, sn, "unknown state \"\(key)\"; this spec's states: \(states.map(\.rawValue).joined(separator: ", "))")
+                        throw r.error(sp, sn, SpecReader.unknown("state", key, valid: states.map(\.rawValue), listed: "this spec's states:"))
                     }
                     let sm = try r.object(sn, sp, allowed: roleNames.filter { $0 != "surface" })
                     var overrides: [ColorRole: AuthoredColor] = [:]

@@ -23,6 +23,15 @@ package struct SpecReader {
         if !warnings.contains(w) { warnings.append(w) }
     }
 
+    /// The message for a word that is not one of `valid`: `unknown key "markImage"; did you mean
+    /// "mark"? valid keys here: …` (the suggestion only when one is close, `Suggest.nearest`). Every
+    /// unknown key and enumerated value of a spec, token file or config is worded by it.
+    package static func unknown(_ what: String, _ word: String, valid: [String], listed: String = "expected one of:") -> String {
+        let list = "\(listed) \(valid.joined(separator: ", "))"
+        if let near = Suggest.nearest(word, in: valid) { return "unknown \(what) \"\(word)\"; did you mean \"\(near)\"? \(list)" }
+        return "unknown \(what) \"\(word)\"; \(list)"
+    }
+
     static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// A user-chosen name that becomes part of file and folder names (the spec's name, a size, a
@@ -54,8 +63,8 @@ package struct SpecReader {
         var out: [String: JSONNode] = [:]
         for (key, value) in members {
             guard allowed.contains(key) else {
-                throw error(Self.join(path, key), value,
-                            "unknown key \"\(key)\"; valid keys here: \(allowed.filter { !$0.hasPrefix("$") || $0 == "$schema" }.joined(separator: ", "))")
+                throw error(Self.join(path, key), value, Self.unknown("key", key, valid: allowed.filter { !$0.hasPrefix("$") || $0 == "$schema" },
+                                                                      listed: "valid keys here:"))
             }
             lines[Self.join(path, key)] = value.line
             out[key] = value
@@ -99,7 +108,7 @@ package struct SpecReader {
     package func choice<E: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: String, _: E.Type) throws(InputError) -> E where E.RawValue == String {
         let s = try string(node, path)
         guard let v = E(rawValue: s) else {
-            throw error(path, node, "unknown value \"\(s)\"; expected one of: \(E.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw error(path, node, Self.unknown("value", s, valid: E.allCases.map(\.rawValue)))
         }
         return v
     }
@@ -153,9 +162,9 @@ package struct SpecReader {
             let r = try set.color(alias, origin: error(path, node, ""))
             for w in r.warnings { warn(path, node, w) }
             var c = AuthoredColor(rgba: ValueReader.eightBit(r.value), token: s, line: node.line, tokenLine: r.line, note: r.note,
-                                  keyPath: path, aliasChain: r.chain)
-            // A resolver's tokens come from several files: the one that holds the value.
-            if !set.sourceFiles.isEmpty, let last = r.chain.last { c.tokenFile = set.file(of: last) }
+                                  keyPath: path, aliasChain: r.chain, aliasLines: r.chainLines)
+            // A resolver's tokens come from several files: the one that holds the token the spec names.
+            if !set.sourceFiles.isEmpty, let first = r.chain.first { c.tokenFile = set.file(of: first) }
             return c
         }
         do {

@@ -70,8 +70,8 @@ enum ValueReader {
             throw ValueProblem(message: "\"colorSpace\" must be a string, found \(spaceNode.typeName)")
         }
         guard let space = CSSColorSpace(rawValue: name) else {
-            throw ValueProblem(message: "unknown colour space \"\(name)\"; the 2025.10 colour module has "
-                               + CSSColorSpace.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ValueProblem(message: SpecReader.unknown("colour space", name, valid: CSSColorSpace.allCases.map(\.rawValue),
+                                                           listed: "the 2025.10 colour module has"))
         }
         let ranges = space.components
         guard let comps = node["components"], case let .array(items) = comps.value, items.count == 3 else {
@@ -239,6 +239,8 @@ extension TokenSet {
         var warnings: [String] = []
         /// The tokens the reference passed through, first to last (a colour's alias chain).
         var chain: [String] = []
+        /// The token-file line of each token of `chain` (of its value).
+        var chainLines: [Int] = []
     }
 
     /// The 2025.10 format's types.
@@ -335,7 +337,8 @@ extension TokenSet {
         try check(chain, ref, expecting: ["color"], what: "a colour", origin: origin)
         let last = chain.last!
         let node = try valueNode(last, origin: origin)
-        var result = Resolved(value: RGBA.black, line: last.line, warnings: deprecations(chain, ref), chain: chain.map(\.path))
+        var result = Resolved(value: RGBA.black, line: last.line, warnings: deprecations(chain, ref), chain: chain.map(\.path),
+                              chainLines: chain.map(\.line))
         let text = node.value.stringValue
         if format == .tokensStudio, let s = text, s.contains("{") {
             // Tokens Studio: references inside a string (`rgba({colors.blue}, 50%)`) are replaced by
