@@ -85,20 +85,22 @@ struct TokenResolverTests {
         // dark {color.blue.6} → dark-high-contrast's #318bf8.
         #expect(colour("light-hc", .mark) == "#022f7a")
         #expect(colour("dark-hc", .mark) == "#318bf8")
-        // The finding's location names the file that holds the value.
+        // The finding's location names the token the spec names, in the file that declares it:
+        // `accent` is an inline source of the resolver itself, in every context.
         let dark = try #require(s.theme(named: "dark")?.colors[.fill])
-        #expect(dark.tokenFile?.hasSuffix("tokens/resolver/primer-dark.tokens.json") == true, "\(String(describing: dark.tokenFile))")
+        #expect(dark.tokenFile?.hasSuffix("tokens/resolver/primer.resolver.json") == true, "\(String(describing: dark.tokenFile))")
         #expect(dark.aliasChain == ["accent", "color.blue.5"])
         let light = try #require(s.theme(named: "default")?.colors[.fill])
-        #expect(light.tokenFile?.hasSuffix("tokens/resolver/primer-light.tokens.json") == true)
+        #expect(light.tokenFile?.hasSuffix("tokens/resolver/primer.resolver.json") == true)
         // Keys outside themes and a theme without tokensContext read the default context (light);
         // the five-step alias chain of the base file still resolves (expected.json: #0550ae).
         let s2 = try load(folder(spec: spec(themes: ##"{ "default": { "surface": "#FFFFFF", "border": "{color.alias-5}", "fill": "{accent}", "mark": "#FFFFFF" } }"##)))
         #expect(hex(s2.theme(named: "default")?.colors[.border]) == "#0550ae")
-        // The chain starts in the base file and ends at color.blue.6, which the light context's file
-        // declares again (later sources win): that file holds the value.
+        // The chain starts in the base file (the token the spec names, so the location) and ends at
+        // color.blue.6, which the light context's file declares again (later sources win).
         #expect(s2.theme(named: "default")?.colors[.border]?.aliasChain.first == "color.alias-5")
-        #expect(s2.theme(named: "default")?.colors[.border]?.tokenFile?.hasSuffix("tokens/resolver/primer-light.tokens.json") == true)
+        #expect(s2.theme(named: "default")?.colors[.border]?.tokenFile?.hasSuffix("tokens/terrazzo-mode-type-color.tokens.json") == true,
+                "\(String(describing: s2.theme(named: "default")?.colors[.border]?.tokenFile))")
     }
 
     /// The error loading `spec` (with `extra` files) gives.
