@@ -105,9 +105,9 @@ enum AuditCommand {
             for w in result.placeholderWarnings { Console.info("glyphaudit: " + w) }
         }
         if args.flag(OutputOptions.json) {
-            FileHandle.standardOutput.write(try result.jsonData())
+            try Console.stdout(result.jsonData())
         } else if !Console.quiet {
-            Console.out(AuditText.render(result, verbose: args.flag(OutputOptions.verbose), color: AuditText.useColor))
+            try Console.out(AuditText.render(result, verbose: args.flag(OutputOptions.verbose), color: AuditText.useColor))
         }
         let presets = result.presets.count == 1 ? "1 preset" : "\(result.presets.count) presets"
         Console.info(String(format: "audited %d variants of %@ with %d rules in %.2f s", result.variants,

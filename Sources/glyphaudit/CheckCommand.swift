@@ -131,11 +131,11 @@ enum CheckCommand {
 
         for note in report.comparisonNotes ?? [] { Console.info(note) }
         if args.flag(OutputOptions.json) {
-            FileHandle.standardOutput.write(try JSONOutput.data(JSONReport(report: report)))
+            try Console.stdout(JSONOutput.data(JSONReport(report: report)))
         } else {
             var lines = listing(report, verbose: verbose, see: "--verbose lists them all, --json gives every result")
             if !writes.isEmpty && !verbose { lines.append(writeSummary(report)) }
-            FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+            try Console.stdout(Data(lines.map { $0 + "\n" }.joined().utf8))
         }
         for r in report.results {
             if r.status == .unreadable {

@@ -28,7 +28,11 @@ enum RenderCommand {
 
     static func run(_ args: Arguments) throws -> ExitStatus {
         var formats: [RenderFileFormat] = []
-        for name in args.list(format).isEmpty ? ["png"] : args.list(format) {
+        let names = args.list(format).filter { !$0.isEmpty }
+        if args.value(format) != nil && names.isEmpty {
+            throw UsageError(message: "--format needs one or more of png, svg, pdf")
+        }
+        for name in names.isEmpty ? ["png"] : names {
             guard let f = RenderFileFormat(rawValue: name) else {
                 throw UsageError(message: "--format takes png, svg and pdf, got \"\(name)\"")
             }

@@ -59,21 +59,54 @@ enum Selection {
 enum Console {
     nonisolated(unsafe) static var quiet = false
 
-    static func out(_ s: String) {
-        FileHandle.standardOutput.write(Data((s + "\n").utf8))
+    /// A write to stdout failed (a full disk, a closed descriptor): the command stops, and the tool
+    /// says so in one line and exits 2 (FileHandle.write would trap instead).
+    struct OutputFailure: Error, CustomStringConvertible {
+        let code: Int32
+        var description: String { "cannot write the output: \(String(cString: strerror(code)))" }
+    }
+
+    static func out(_ s: String) throws(OutputFailure) {
+        try stdout(Data((s + "\n").utf8))
+    }
+
+    /// Writes `data` to stdout whole, or throws.
+    static func stdout(_ data: Data) throws(OutputFailure) {
+        if let code = write(data, to: STDOUT_FILENO) { throw OutputFailure(code: code) }
+    }
+
+    /// Writes to stderr; a failure there has nowhere to be told, and is not fatal.
+    static func stderr(_ s: String) {
+        _ = write(Data(s.utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes all of `data` to `fd` with write(2); the errno of a failure, nil when all is written.
+    private static func write(_ data: Data, to fd: Int32) -> Int32? {
+        data.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return nil
+        }
     }
 
     static func info(_ s: String) {
-        if !quiet { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+        if !quiet { stderr(s + "\n") }
     }
 
     /// A warning about the input: always shown (also with --quiet), on stderr.
     static func warning(_ s: String) {
-        FileHandle.standardError.write(Data(("glyphaudit: warning: " + s + "\n").utf8))
+        stderr("glyphaudit: warning: " + s + "\n")
     }
 
     static func error(_ s: String) {
-        FileHandle.standardError.write(Data(("glyphaudit: " + s + "\n").utf8))
+        stderr("glyphaudit: " + s + "\n")
     }
 }
 

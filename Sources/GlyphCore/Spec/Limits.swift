@@ -57,6 +57,12 @@ public enum InputFile {
             throw Failure(message: "cannot read the \(what): \(String(cString: strerror(code)))", missing: false)
         }
         defer { close(fd) }
+        return try read(descriptor: fd, limit: limit, what: what)
+    }
+
+    /// The same for a file already open (`fd`, which the caller closes): the checks are made on the
+    /// descriptor that is read, not on a path that may name another file by then.
+    public static func read(descriptor fd: Int32, limit: Int, what: String = "file") throws(Failure) -> Data {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             throw Failure(message: "cannot read the \(what): \(String(cString: strerror(errno)))", missing: false)
