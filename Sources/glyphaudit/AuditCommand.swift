@@ -86,6 +86,8 @@ enum AuditCommand {
         let failOn = try failLevel(args)
         let jobs = try Selection.jobs(args)
         let config = try config(args)
+        if let folder = args.value(Self.evidence) { try OutputPaths.folder(folder, option: "--evidence") }
+        if let file = args.value(writeBaseline) { try OutputPaths.file(file, option: "--write-baseline") }
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
         let done = try Pipeline.run(plan, PipelineOptions(jobs: jobs, auditor: Auditor(config: config),

@@ -118,6 +118,8 @@ enum CheckCommand {
         if args.flag(prune) { writes.insert(.prune) }
         let (snapshots, _) = try snapshotFolder(args)
         let out = URL(fileURLWithPath: args.value(Self.out) ?? "glyphaudit-out/snapshots")
+        // Written only on failures, so the default is not checked (a file named glyphaudit-out may be there).
+        if let given = args.value(Self.out) { try OutputPaths.folder(given, option: "--out") }
         let ci = ci(args)
         let verbose = args.flag(OutputOptions.verbose)
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

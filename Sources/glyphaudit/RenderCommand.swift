@@ -40,6 +40,8 @@ enum RenderCommand {
         }
         let jobs = try Selection.jobs(args)
         let out = URL(fileURLWithPath: args.value(Self.out) ?? "glyphaudit-render")
+        try OutputPaths.folder(args.value(Self.out) ?? "glyphaudit-render", option: "--out")
+        if let sheets = args.value(contactSheet) { try OutputPaths.folder(sheets, option: "--contact-sheet") }
         if let list = args.value(svgJobs) { return try renderSVGJobs(URL(fileURLWithPath: list), out: out, jobs: jobs) }
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)

@@ -81,6 +81,7 @@ enum RunCommand {
         let pixelmatch = try CheckCommand.pixelmatch(args)
         let config = try AuditCommand.config(args)
         let report = URL(fileURLWithPath: args.value(ReportOptions.report) ?? "glyphaudit-out")
+        try OutputPaths.folder(args.value(ReportOptions.report) ?? "glyphaudit-out", option: "--report")
         var writes: SnapshotWrites = []
         if args.flag(SnapshotOptionGroup.record) { writes.insert(.record) }
         if args.flag(SnapshotOptionGroup.update) { writes.insert(.update) }

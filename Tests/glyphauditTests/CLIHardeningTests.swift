@@ -230,4 +230,38 @@ struct CLIHardeningTests {
         }
         #expect(try CLI.run(["presets", "show", "rvs-checkbox", "--force"], in: dir.url).status == 64)
     }
+
+    @Test("26, 27d: an output path that is a file where a folder must be (or a folder for a file) is refused before any work, nothing created")
+    func outputPathsFirst() throws {
+        let dir = try badInputFixture("26-")
+        dir.write("cs", "x\n")
+        dir.write("rep.txt", "x\n")
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("wb"), withIntermediateDirectories: true)
+        let cases: [([String], String)] = [
+            (["render", "--preset", "swiftui-switch", "--contact-sheet", "cs", "--out", "out"],
+             "glyphaudit: cs: is a file, not a folder; --contact-sheet takes a folder (nothing was done)\n"),
+            (["render", "--preset", "swiftui-switch", "--out", "cs"], "glyphaudit: cs: is a file, not a folder; --out takes a folder (nothing was done)\n"),
+            (["run", "--preset", "design-system-checkbox", "--report", "rep.txt"],
+             "glyphaudit: rep.txt: is a file, not a folder; --report takes a folder (nothing was done)\n"),
+            (["run", "--preset", "swiftui-switch", "--report", "rep.txt/sub/dir"],
+             "glyphaudit: rep.txt/sub/dir: cannot be made: \(dir.url.standardizedFileURL.path)/rep.txt is a file, not a folder (--report; nothing was done)\n"),
+            (["audit", "--preset", "swiftui-switch", "--evidence", "cs"], "glyphaudit: cs: is a file, not a folder; --evidence takes a folder (nothing was done)\n"),
+            // 27d: no "wrote 7 accepted findings to wb" before the failure.
+            (["audit", "--preset", "swiftui-switch", "--write-baseline", "wb", "--fail-on", "never"],
+             "glyphaudit: wb: is a folder, not a file; --write-baseline takes a file (nothing was done)\n"),
+            (["check", "--preset", "swiftui-switch", "--snapshots", "wb", "--out", "cs"],
+             "glyphaudit: cs: is a file, not a folder; --out takes a folder (nothing was done)\n"),
+        ]
+        for (args, message) in cases {
+            let start = Date()
+            let r = try CLI.run(args, in: dir.url)
+            #expect(r.status == 2, "\(args): \(r.stderr)")
+            #expect(r.stderr == message && r.stdout.isEmpty, "\(args): \(r.stderr)")
+            // Refused before the matrix is laid out: far less than rendering it takes.
+            #expect(Date().timeIntervalSince(start) < 1, "\(args)")
+        }
+        #expect(dir.files() == ["README.md", "cs", "rep.txt", "repro.sh"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["README.md", "cs", "rep.txt", "repro.sh", "wb"])
+        #expect(try String(contentsOf: dir.url.appendingPathComponent("cs"), encoding: .utf8) == "x\n")
+    }
 }
