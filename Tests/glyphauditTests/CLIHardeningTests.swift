@@ -264,4 +264,52 @@ struct CLIHardeningTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted() == ["README.md", "cs", "rep.txt", "repro.sh", "wb"])
         #expect(try String(contentsOf: dir.url.appendingPathComponent("cs"), encoding: .utf8) == "x\n")
     }
+
+    @Test("32: the next export or run into a folder removes the temporary files of killed runs (writer gone), and nothing else")
+    func staleTemporaryFiles() throws {
+        let dir = try badInputFixture("32-")
+        // A PID that no process has: a child that has exited and been reaped.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/true")
+        try child.run()
+        child.waitUntilExit()
+        let dead = child.processIdentifier, alive = getpid()
+        #expect(kill(dead, 0) == -1 && errno == ESRCH)
+        let set = "G.xcassets/rvs-checkbox/square-md-checked.imageset"
+        let stale = [".Contents.json.tmp-\(dead)-17695110953589841285", ".square-md-checked@2x.png.tmp-\(dead)-1"]
+        let kept = [".Contents.json.tmp-\(alive)-5",  // a writer that still runs
+                    ".notes.tmp-\(dead)-x", ".notes.tmp-\(dead)", ".a.tmp-+\(dead)-1"]  // not our pattern
+        func plant() throws {
+            for name in stale + kept { dir.write("\(set)/\(name)", "partial") }
+            // A link with a temporary name is not ours either: left.
+            try? FileManager.default.createSymbolicLink(atPath: dir.url.appendingPathComponent("\(set)/.link.tmp-\(dead)-2").path,
+                                                        withDestinationPath: "../../../repro.sh")
+        }
+        func hidden() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent(set).path).filter { $0.contains(".tmp") }.sorted()
+        }
+        let export = ["export", "--xcassets", "G.xcassets", "--preset", "rvs-checkbox", "--quiet"]
+        #expect(try CLI.run(export, in: dir.url).status == 0)
+        // Everything unchanged: the image set is still cleared.
+        try plant()
+        let unchanged = try CLI.run(export, in: dir.url)
+        #expect(unchanged.status == 0, "\(unchanged.stderr)")
+        #expect(try hidden() == (kept + [".link.tmp-\(dead)-2"]).sorted())
+        // A file written again (it was removed): cleared too.
+        try plant()
+        try FileManager.default.removeItem(at: dir.url.appendingPathComponent("\(set)/square-md-checked@2x.png"))
+        #expect(try CLI.run(export, in: dir.url).status == 0)
+        #expect(try hidden() == (kept + [".link.tmp-\(dead)-2"]).sorted())
+        #expect(try String(contentsOf: dir.url.appendingPathComponent("repro.sh"), encoding: .utf8).hasPrefix("#!/bin/sh"))
+
+        // A run's report folder the same way.
+        #expect(try CLI.run(["run", "--preset", "swiftui-switch", "--only", "dynamic-type=L", "--fail-on", "never", "--report", "rep", "--quiet"],
+                            in: dir.url).status == 0)
+        dir.write("rep/.report.json.tmp-\(dead)-9", "partial")
+        dir.write("rep/.report.json.tmp-\(alive)-9", "partial")
+        #expect(try CLI.run(["run", "--preset", "swiftui-switch", "--only", "dynamic-type=L", "--fail-on", "never", "--report", "rep", "--quiet"],
+                            in: dir.url).status == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent("rep").path).filter { $0.contains(".tmp-") }
+        #expect(left == [".report.json.tmp-\(alive)-9"])
+    }
 }
