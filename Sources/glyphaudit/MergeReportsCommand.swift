@@ -130,9 +130,6 @@ enum MergeReportsCommand {
         }
     }
 
-    /// A path as a message quotes it: whole up to 120 characters, else cut with "…".
-    static func clipped(_ s: String) -> String { s.count > 120 ? s.prefix(120) + "…" : s }
-
     /// The regular files below a report folder's `new-snapshots/` that a merge gathers (its PNG
     /// files and renderer.json), relative to the report folder, sorted (symbolic links are not
     /// followed; anything else there is left).

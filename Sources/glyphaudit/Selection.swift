@@ -48,7 +48,7 @@ enum Selection {
     static func plan(_ args: Arguments, shard: Shard? = nil) throws -> Plan {
         let plan = try Plan(specs: try specs(args), filter: try filter(args), shard: shard)
         if plan.items.isEmpty {
-            throw InputError(file: "--only", message: "no variant matches \(args.all(SelectionOptions.only).joined(separator: " ")) "
+            throw InputError(file: "--only", message: "no variant matches \(clipped(args.all(SelectionOptions.only).joined(separator: " "), limit: 200)) "
                              + "(\(plan.total) variants before filtering)")
         }
         return plan
@@ -105,13 +105,26 @@ enum Console {
         stderr("glyphaudit: warning: " + s + "\n")
     }
 
+    /// An error, each line of it at most `lineLimit` characters: a value quoted whole (a 500 KB
+    /// token, a 120 KB option value) is cut with "…" and its length, so a message stays readable.
     static func error(_ s: String) {
-        stderr("glyphaudit: " + s + "\n")
+        let lines = s.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.count > lineLimit ? line.prefix(lineLimit) + "… (\(line.count) characters in all)" : String(line)
+        }
+        stderr("glyphaudit: " + lines.joined(separator: "\n") + "\n")
     }
+
+    /// The longest line `error` prints whole.
+    static let lineLimit = 1000
 }
 
 /// At most `limit` lines of a long list, then "… and N more" for the rest, with `(note)` after it
 /// when given (where to see them all).
+/// A value as a message quotes it: whole up to `limit` characters, else cut with "…" and its length.
+func clipped(_ s: String, limit: Int = 120) -> String {
+    s.count > limit ? s.prefix(limit) + "… (\(s.count) characters)" : s
+}
+
 func capped(_ lines: [String], limit: Int, indent: String = "  ", note: String? = nil) -> [String] {
     guard lines.count > limit else { return lines }
     return Array(lines.prefix(limit)) + ["\(indent)… and \(lines.count - limit) more" + (note.map { " (\($0))" } ?? "")]

@@ -312,4 +312,57 @@ struct CLIHardeningTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.url.appendingPathComponent("rep").path).filter { $0.contains(".tmp-") }
         #expect(left == [".report.json.tmp-\(alive)-9"])
     }
+
+    @Test("27 a, b, c, e: one short line per error: long values cut, no \"file file\", a deep report said to be deep, no DecodingError text")
+    func shortMessages() throws {
+        let dir = try badInputFixture("27-")
+        // a) a Tokens Studio value of 100 KB (gen_ts.py writes 500 KB; the tokens take longer to resolve, not the message).
+        let core = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.url.appendingPathComponent("core.tokens.json")))
+        let long = "rgba(" + String(repeating: "{c.a}", count: 20_000) + ", 50%)"
+        let ts: [String: Any] = ["core": core, "$themes": [Any](),
+                                 "s1": ["c": ["a": ["value": "#102030", "type": "color"], "b": ["value": long, "type": "color"]]]]
+        try JSONSerialization.data(withJSONObject: ts).write(to: dir.url.appendingPathComponent("ts.json"))
+        let a = try CLI.run(["render", "--spec", "spec-long-token.json", "--out", "o"], in: dir.url)
+        #expect(a.status == 2 && Self.oneLine(a), "\(a.stderr.prefix(300))")
+        #expect(a.stderr.utf8.count < 1200 && a.stderr.contains("characters in all)"), "\(a.stderr.prefix(1300))")
+
+        // b) --only with 10,000 values.
+        let themes = (0..<10_000).map { "t\($0)" }.joined(separator: ",")
+        let b = try CLI.run(["render", "--preset", "swiftui-switch", "--out", "o", "--only", "theme=" + themes], in: dir.url)
+        #expect(b.status == 2 && Self.oneLine(b), "\(b.stderr.prefix(300))")
+        #expect(b.stderr.hasPrefix("glyphaudit: --only: no variant matches theme=t0,t1,t2,") && b.stderr.utf8.count < 400, "\(b.stderr.prefix(500))")
+        #expect(b.stderr.contains("… (\(themes.count + 6) characters) (216 variants before filtering)"), "\(b.stderr.prefix(500))")
+
+        // c) a folder as --baseline or --config.
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("bl"), withIntermediateDirectories: true)
+        for option in ["--baseline", "--config"] {
+            let c = try CLI.run(["audit", "--preset", "swiftui-switch", option, "bl"], in: dir.url)
+            #expect(c.status == 2 && Self.oneLine(c), "\(option): \(c.stderr)")
+            #expect(c.stderr.contains("bl: is a folder, not a JSON file") && !c.stderr.contains("file file"), "\(option): \(c.stderr)")
+        }
+
+        // e) a report.json nested 100,000 deep, and one whose key holds the wrong kind of value.
+        for i in 1...2 {
+            #expect(try CLI.run(["run", "--preset", "swiftui-switch", "--only", "dynamic-type=L", "--shard", "\(i)/2", "--fail-on", "never",
+                                 "--report", "s\(i)", "--formats", "json", "--quiet"], in: dir.url).status == 0)
+        }
+        let file = dir.url.appendingPathComponent("s1/report.json")
+        let original = try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        try (String(original.dropLast()) + ", \"z\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let e = try CLI.run(["merge-reports", "s1", "s2", "--report", "m"], in: dir.url)
+        #expect(e.status == 2 && Self.oneLine(e), "\(e.stderr)")
+        #expect(e.stderr.contains("s1/report.json: not a glyphaudit report: JSON nested 100001 levels deep; the limit is 128 (docs/limits.md)"),
+                "\(e.stderr)")
+        var report = try #require(try JSONSerialization.jsonObject(with: Data(original.utf8)) as? [String: Any])
+        var variants = try #require(report["variants"] as? [[String: Any]])
+        variants[2]["index"] = "two"
+        report["variants"] = variants
+        try JSONSerialization.data(withJSONObject: report).write(to: file)
+        let t = try CLI.run(["merge-reports", "s1", "s2", "--report", "m"], in: dir.url)
+        #expect(t.status == 2 && Self.oneLine(t), "\(t.stderr)")
+        #expect(t.stderr.contains("s1/report.json: variants[2].index: not a glyphaudit report: expected a number here") && !t.stderr.contains("DecodingError"),
+                "\(t.stderr)")
+        #expect(!Self.exists(dir.url.appendingPathComponent("m")) && !Self.exists(dir.url.appendingPathComponent("o")))
+    }
 }

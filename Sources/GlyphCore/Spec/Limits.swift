@@ -68,7 +68,9 @@ public enum InputFile {
             throw Failure(message: "cannot read the \(what): \(String(cString: strerror(errno)))", missing: false)
         }
         if let kind = irregularKind(info.st_mode) {
-            throw Failure(message: kind == folder ? "is a folder, not a \(what) file"
+            // "a JSON file", "a token file": `what` may already say "file".
+            let noun = what == "file" || what.hasSuffix(" file") ? what : "\(what) file"
+            throw Failure(message: kind == folder ? "is a folder, not a \(noun)"
                                                   : "not a regular file (\(kind)); only regular files are read", missing: false)
         }
         // /proc and /sys hold "regular" files whose size says nothing and whose reads may not end.
