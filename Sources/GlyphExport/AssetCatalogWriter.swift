@@ -58,6 +58,8 @@ extension AssetCatalog {
         var summary = WriteSummary()
         for file in files {
             let url = root.appendingPathComponent(file.path)
+            // The temporary files a killed export left here go, also when every file is unchanged.
+            AtomicFile.removeStaleTemporaries(in: url.deletingLastPathComponent().path)
             if file.path == "Contents.json", fm.fileExists(atPath: url.path) {
                 summary.unchanged.append(file.path)
                 continue

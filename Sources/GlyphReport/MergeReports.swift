@@ -58,6 +58,9 @@ extension RunReport {
 
     /// Shard reports must be the shards 1…N of one N, each once. An empty shard (more shards than
     /// presets) holds no variant, so only its `shard` tells that it is missing or doubled.
+    /// How many missing shards the message names before "and N more".
+    static let missingListed = 10
+
     static func checkShards(_ parts: [(report: RunReport, file: String)]) throws(InputError) {
         guard parts.contains(where: { $0.report.shard != nil }) else { return }
         var count: (n: Int, file: String)?
@@ -79,18 +82,36 @@ extension RunReport {
             }
             byIndex[shard.index] = file
         }
-        guard let n = count?.n else { return }
-        let missing = (1...n).filter { byIndex[$0] == nil }.map { "\($0)/\(n)" }
-        if !missing.isEmpty {
-            throw InputError(file: "merge-reports", message: "shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) "
-                             + "\(missing.count == 1 ? "is" : "are") missing; name the --report folders of all \(n) shards")
+        guard let n = count?.n, byIndex.count < n else { return }
+        // N comes from a report: only the first few missing shards are looked for and named, so
+        // the work does not grow with N (a report may say it is shard 1 of 2^63 - 1).
+        let total = n - byIndex.count
+        var missing: [String] = []
+        var i = 1
+        while missing.count < min(total, missingListed) {
+            if byIndex[i] == nil { missing.append("\(i)/\(n)") }
+            i += 1
         }
+        let more = total > missing.count ? " and \(total - missing.count) more" : ""
+        throw InputError(file: "merge-reports", message: "shard\(total == 1 ? "" : "s") \(missing.joined(separator: ", "))\(more) "
+                         + "\(total == 1 ? "is" : "are") missing; name the --report folders of all \(n) shards")
     }
 
     /// Every file (picture) a report refers to, relative to its folder.
-    public var referencedFiles: [String] {
-        variants.compactMap(\.image) + findings.compactMap(\.picturePath)
-            + (snapshots?.results ?? []).flatMap { [$0.expected, $0.actual, $0.diff, $0.sideBySide].compactMap { $0 } }
+    public var referencedFiles: [String] { pictureReferences.map(\.path) }
+
+    /// Every picture a report refers to, with the key that names it (`variants[3].image`), in
+    /// the report's order.
+    public var pictureReferences: [(keyPath: String, path: String)] {
+        var refs: [(keyPath: String, path: String)] = []
+        for (i, v) in variants.enumerated() { if let p = v.image { refs.append(("variants[\(i)].image", p)) } }
+        for (i, f) in findings.enumerated() { if let p = f.picturePath { refs.append(("findings[\(i)].evidence", p)) } }
+        for (i, r) in (snapshots?.results ?? []).enumerated() {
+            for (key, p) in [("expected", r.expected), ("actual", r.actual), ("diff", r.diff), ("sideBySide", r.sideBySide)] {
+                if let p { refs.append(("snapshots.results[\(i)].\(key)", p)) }
+            }
+        }
+        return refs
     }
 
     /// The @2x variants without a contact-sheet picture: a run whose `--formats` left out html writes

@@ -254,14 +254,67 @@ extension RunReport {
         try JSONOutput.data(self)
     }
 
+    /// How deep `data`'s arrays and objects nest when deeper than `limit` (strings skipped), else
+    /// nil: one pass over the bytes, nothing allocated.
+    static func nestingPast(_ limit: Int, _ data: Data) -> Int? {
+        var depth = 0, deepest = 0, inString = false, escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest > limit ? deepest : nil
+    }
+
+    /// A decoding error as one short line: the key path (`variants[3].image`) and what is wrong,
+    /// without Swift's debug text.
+    static func describe(_ error: DecodingError) -> (keyPath: String?, message: String) {
+        func path(_ keys: [any CodingKey]) -> String? {
+            var s = ""
+            for k in keys {
+                if let i = k.intValue { s += "[\(i)]" } else { s += (s.isEmpty ? "" : ".") + k.stringValue }
+            }
+            return s.isEmpty ? nil : s
+        }
+        switch error {
+        case .typeMismatch(let type, let c):
+            return (path(c.codingPath), "expected \(type == String.self ? "a string" : type == Int.self || type == Double.self ? "a number" : type == Bool.self ? "true or false" : "another kind of value") here")
+        case .valueNotFound(_, let c):
+            return (path(c.codingPath), "a value is missing (null or absent)")
+        case .keyNotFound(let key, let c):
+            return (path(c.codingPath), "the key \"\(key.stringValue)\" is missing")
+        case .dataCorrupted(let c):
+            return (path(c.codingPath), c.codingPath.isEmpty ? "not valid JSON" : "an invalid value")
+        @unknown default:
+            return (nil, "cannot be read")
+        }
+    }
+
     public static func read(_ url: URL) throws(InputError) -> RunReport {
         let data: Data
         do { data = try InputFile.read(url.path, limit: Limits.reportFileBytes, what: "report") } catch {
             throw InputError(file: url.path, message: error.missing ? "cannot read the report (no report.json here?)" : error.message)
         }
+        // Nesting past the JSON limit is said as such (Foundation's parser calls it "not valid JSON").
+        if let depth = nestingPast(Limits.jsonDepth, data) {
+            throw InputError(file: url.path, message: "not a glyphaudit report: JSON nested \(depth) levels deep; "
+                             + "the limit is \(Limits.jsonDepth) (docs/limits.md)")
+        }
         let report: RunReport
-        do { report = try JSONDecoder().decode(RunReport.self, from: data) } catch {
-            throw InputError(file: url.path, message: "not a glyphaudit report: \(error)")
+        do { report = try JSONDecoder().decode(RunReport.self, from: data) } catch let error as DecodingError {
+            let (keyPath, message) = describe(error)
+            throw InputError(file: url.path, keyPath: keyPath, message: "not a glyphaudit report: \(message)")
+        } catch {
+            throw InputError(file: url.path, message: "not a glyphaudit report: \(error.localizedDescription)")
         }
         guard report.schema == currentSchema else {
             throw InputError(file: url.path, keyPath: "schema", message: "report schema \(report.schema); this tool reads \(currentSchema)")

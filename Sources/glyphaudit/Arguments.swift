@@ -108,6 +108,14 @@ struct Arguments {
             if !option.list, !option.choices.isEmpty, !option.choices.contains(value) {
                 throw UsageError(message: "--\(name) takes \(Arguments.alternatives(option.choices)), got \"\(value)\"")
             }
+            // An empty value is a typo (an unset shell variable), never a choice: `--out ''` would
+            // write into the working folder, `--preset ''` take every preset.
+            if value.isEmpty && !option.list {
+                throw UsageError(message: "--\(name) needs a value (\(placeholder)), got an empty one")
+            }
+            if option.list, value.split(separator: ",").allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+                throw UsageError(message: "--\(name) needs one or more of \(option.choices.joined(separator: ", "))")
+            }
             if option.optionalValue { flags.insert(name) }
             if !option.repeatable, values[name] != nil { throw UsageError(message: "--\(name) given twice") }
             values[name, default: []].append(value)
@@ -142,7 +150,9 @@ struct Arguments {
     func int(_ option: Option) throws(UsageError) -> Int? {
         guard let s = value(option) else { return nil }
         let range = option.intRange!
-        guard let v = Int(s), range.contains(v) else {
+        // Digits only (a minus sign first for a negative range): Int() would also take "+1".
+        let digits = s.hasPrefix("-") && range.lowerBound < 0 ? s.dropFirst() : Substring(s)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let v = Int(s), range.contains(v) else {
             throw UsageError(message: "--\(option.name) takes a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(s)\"")
         }
         return v

@@ -86,6 +86,8 @@ enum AuditCommand {
         let failOn = try failLevel(args)
         let jobs = try Selection.jobs(args)
         let config = try config(args)
+        if let folder = args.value(Self.evidence) { try OutputPaths.folder(folder, option: "--evidence") }
+        if let file = args.value(writeBaseline) { try OutputPaths.file(file, option: "--write-baseline") }
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
         let done = try Pipeline.run(plan, PipelineOptions(jobs: jobs, auditor: Auditor(config: config),
@@ -105,9 +107,9 @@ enum AuditCommand {
             for w in result.placeholderWarnings { Console.info("glyphaudit: " + w) }
         }
         if args.flag(OutputOptions.json) {
-            FileHandle.standardOutput.write(try result.jsonData())
+            try Console.stdout(result.jsonData())
         } else if !Console.quiet {
-            Console.out(AuditText.render(result, verbose: args.flag(OutputOptions.verbose), color: AuditText.useColor))
+            try Console.out(AuditText.render(result, verbose: args.flag(OutputOptions.verbose), color: AuditText.useColor))
         }
         let presets = result.presets.count == 1 ? "1 preset" : "\(result.presets.count) presets"
         Console.info(String(format: "audited %d variants of %@ with %d rules in %.2f s", result.variants,

@@ -118,6 +118,8 @@ enum CheckCommand {
         if args.flag(prune) { writes.insert(.prune) }
         let (snapshots, _) = try snapshotFolder(args)
         let out = URL(fileURLWithPath: args.value(Self.out) ?? "glyphaudit-out/snapshots")
+        // Written only on failures, so the default is not checked (a file named glyphaudit-out may be there).
+        if let given = args.value(Self.out) { try OutputPaths.folder(given, option: "--out") }
         let ci = ci(args)
         let verbose = args.flag(OutputOptions.verbose)
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -131,11 +133,11 @@ enum CheckCommand {
 
         for note in report.comparisonNotes ?? [] { Console.info(note) }
         if args.flag(OutputOptions.json) {
-            FileHandle.standardOutput.write(try JSONOutput.data(JSONReport(report: report)))
+            try Console.stdout(JSONOutput.data(JSONReport(report: report)))
         } else {
             var lines = listing(report, verbose: verbose, see: "--verbose lists them all, --json gives every result")
             if !writes.isEmpty && !verbose { lines.append(writeSummary(report)) }
-            FileHandle.standardOutput.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+            try Console.stdout(Data(lines.map { $0 + "\n" }.joined().utf8))
         }
         for r in report.results {
             if r.status == .unreadable {

@@ -30,9 +30,9 @@ enum CompletionsCommand {
             throw UsageError(message: "name one shell: \(Arguments.alternatives(shells))")
         }
         switch shell {
-        case "bash": FileHandle.standardOutput.write(Data(bash().utf8))
-        case "zsh": FileHandle.standardOutput.write(Data(zsh().utf8))
-        case "fish": FileHandle.standardOutput.write(Data(fish().utf8))
+        case "bash": try Console.stdout(Data(bash().utf8))
+        case "zsh": try Console.stdout(Data(zsh().utf8))
+        case "fish": try Console.stdout(Data(fish().utf8))
         default: throw UsageError(message: "completions: unknown shell \"\(shell)\"; \(Arguments.alternatives(shells))")
         }
         return .clean

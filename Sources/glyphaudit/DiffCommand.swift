@@ -90,7 +90,7 @@ enum DiffCommand {
         }
 
         if args.flag(OutputOptions.json) {
-            FileHandle.standardOutput.write(try JSONOutput.data(JSONReport(report)))
+            try Console.stdout(JSONOutput.data(JSONReport(report)))
         } else {
             var text = ""
             for p in report.pairs {
@@ -98,7 +98,7 @@ enum DiffCommand {
             }
             for path in report.onlyInA { text += "only-in-a  \(path)\n" }
             for path in report.onlyInB { text += "only-in-b  \(path)\n" }
-            FileHandle.standardOutput.write(Data(text.utf8))
+            try Console.stdout(Data(text.utf8))
         }
         for p in report.pairs {
             if let m = p.message { Console.error(m) }

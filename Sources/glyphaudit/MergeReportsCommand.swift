@@ -18,8 +18,11 @@ enum MergeReportsCommand {
         have run with the same). An existing --report folder that is not empty (glyphaudit-out by default)
         is written into only with --force; the files merge-reports writes replace theirs, others are kept.
         The shards' new-snapshots/ folders (renders without a baseline, under CI) are gathered into one.
+        The pictures a report.json names are read only inside its shard folder: an absolute path, a `..`,
+        a symbolic link or a file that is not a PNG is refused before anything is written (docs/limits.md).
         Exit status: 0 when the merged run passes; 1 when it has findings at or above --fail-on or snapshot
-        failures; 2 when a report is missing, unreadable, of another run, or a shard is missing or doubled,
+        failures; 2 when a report is missing, unreadable, of another run, names a picture outside its folder
+        or one that is not a regular PNG file, or a shard is missing or doubled,
         or the --report folder is not empty and --force is not given.
         """,
         options: [
@@ -51,22 +54,29 @@ enum MergeReportsCommand {
         var merged = try RunReport.merge(parts)
         // The merge decides the run: the shards ran with their own level (`never`, so each finished).
         merged.failOn = failOn
-        // Copy every picture the shards wrote (checked first, so nothing is written on bad input).
-        var copies: [(from: URL, to: URL)] = []
+        // Every picture the shards wrote, checked before any folder is made or file written: first
+        // each name (a plain path inside the shard's folder, ending in .png), then each file (opened
+        // inside the shard's folder without following a link, a regular PNG file within the PNG
+        // limit). The copy below opens and checks each again, the file it copies.
+        var copies: [Picture] = []
         for (dir, part) in zip(dirs, parts) {
-            for rel in part.report.referencedFiles {
-                let from = URL(fileURLWithPath: dir).appendingPathComponent(rel)
-                guard FileManager.default.fileExists(atPath: from.path) else {
-                    throw InputError(file: from.path, message: "the report refers to this file, but it is missing")
+            for ref in part.report.pictureReferences {
+                if let problem = Beneath.problem(ref.path) {
+                    throw InputError(file: part.file, keyPath: ref.keyPath, message: problem)
                 }
-                copies.append((from, out.appendingPathComponent(rel)))
+                guard ref.path.hasSuffix(".png") else {
+                    throw InputError(file: part.file, keyPath: ref.keyPath,
+                                     message: "\"\(clipped(ref.path))\" is not a .png file; a report's pictures are PNG files")
+                }
+                copies.append(Picture(dir: dir, rel: ref.path, report: part.file, keyPath: ref.keyPath))
             }
             // Under CI each shard leaves the renders of its variants without a baseline in
             // new-snapshots/ (snapshot-folder layout, renderer.json beside them): gathered into one.
             for rel in newSnapshotFiles(in: URL(fileURLWithPath: dir)) {
-                copies.append((URL(fileURLWithPath: dir).appendingPathComponent(rel), out.appendingPathComponent(rel)))
+                copies.append(Picture(dir: dir, rel: rel, report: part.file, keyPath: nil))
             }
         }
+        for c in copies { _ = try c.read() }
         // A shard run without pictures (an older `run --shard --formats json`) leaves the merged HTML
         // report without contact sheets: say so rather than lose them silently.
         if formats.contains(.html) {
@@ -78,12 +88,10 @@ enum MergeReportsCommand {
                 }
             }
         }
-        for c in copies where c.from.standardizedFileURL != c.to.standardizedFileURL {
-            let data: Data
-            do { data = try InputFile.read(c.from.path, limit: Limits.pngFileBytes, what: "picture") } catch {
-                throw InputError(file: c.from.path, message: error.message)
-            }
-            try writeIfChanged(data, to: c.to)
+        for c in copies {
+            let to = out.appendingPathComponent(c.rel)
+            if c.from.standardizedFileURL == to.standardizedFileURL { continue }
+            try writeIfChanged(try c.read(), to: to)
         }
         try merged.write(to: out, formats: formats)
         let counts = merged.counts
@@ -93,14 +101,45 @@ enum MergeReportsCommand {
         return merged.status
     }
 
-    /// The regular files below a report folder's `new-snapshots/`, relative to the report folder,
-    /// sorted (symbolic links are not followed).
+    /// A file a shard's report folder holds for the merged one: a picture its report.json names
+    /// (`keyPath`), or a file of its new-snapshots/.
+    struct Picture {
+        let dir: String
+        let rel: String
+        let report: String
+        let keyPath: String?
+        var from: URL { URL(fileURLWithPath: dir).appendingPathComponent(rel) }
+
+        /// Its bytes, read inside the shard's folder (no link followed): a regular PNG file within
+        /// the PNG limit, or new-snapshots' renderer.json within its 1 MiB.
+        func read() throws(InputError) -> Data {
+            let png = rel.hasSuffix(".png")
+            let data: Data
+            do {
+                data = try Beneath.read(rel, in: dir, limit: png ? Limits.pngFileBytes : 1 << 20, what: png ? "picture" : "file")
+            } catch {
+                if let keyPath, error.missing {
+                    throw InputError(file: report, keyPath: keyPath, message: "\"\(clipped(rel))\" is missing from \(dir)")
+                }
+                throw InputError(file: from.path, message: error.message)
+            }
+            if png && !data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+                throw InputError(file: from.path, message: "is not a PNG file (no PNG signature); a report's pictures are PNG files")
+            }
+            return data
+        }
+    }
+
+    /// The regular files below a report folder's `new-snapshots/` that a merge gathers (its PNG
+    /// files and renderer.json), relative to the report folder, sorted (symbolic links are not
+    /// followed; anything else there is left).
     static func newSnapshotFiles(in report: URL) -> [String] {
         let root = report.appendingPathComponent("new-snapshots")
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         var files: [String] = []
         for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
-            files.append("new-snapshots/" + url.path.dropFirst(root.path.count + 1))
+            let rel = "new-snapshots/" + url.path.dropFirst(root.path.count + 1)
+            if rel.hasSuffix(".png") || rel == "new-snapshots/renderer.json" { files.append(rel) }
         }
         return files.sorted()
     }

@@ -30,7 +30,11 @@ enum RenderCommand {
 
     static func run(_ args: Arguments) throws -> ExitStatus {
         var formats: [RenderFileFormat] = []
-        for name in args.list(format).isEmpty ? ["png"] : args.list(format) {
+        let names = args.list(format).filter { !$0.isEmpty }
+        if args.value(format) != nil && names.isEmpty {
+            throw UsageError(message: "--format needs one or more of png, svg, pdf")
+        }
+        for name in names.isEmpty ? ["png"] : names {
             guard let f = RenderFileFormat(rawValue: name) else {
                 throw UsageError(message: "--format takes png, svg and pdf, got \"\(name)\"")
             }
@@ -38,6 +42,8 @@ enum RenderCommand {
         }
         let jobs = try Selection.jobs(args)
         let out = URL(fileURLWithPath: args.value(Self.out) ?? "glyphaudit-render")
+        try OutputPaths.folder(args.value(Self.out) ?? "glyphaudit-render", option: "--out")
+        if let sheets = args.value(contactSheet) { try OutputPaths.folder(sheets, option: "--contact-sheet") }
         if let list = args.value(svgJobs) { return try renderSVGJobs(URL(fileURLWithPath: list), out: out, jobs: jobs) }
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)

@@ -29,7 +29,7 @@ enum RulesCommand {
         if p.isEmpty {
             for rule in Auditor.registry {
                 let criterion = rule.criterion.map { "WCAG \($0)" } ?? "platform"
-                Console.out("\(rule.id.padding(toLength: 22, withPad: " ", startingAt: 0)) "
+                try Console.out("\(rule.id.padding(toLength: 22, withPad: " ", startingAt: 0)) "
                             + "\(severity(rule).padding(toLength: 8, withPad: " ", startingAt: 0)) "
                             + "\(criterion.padding(toLength: 11, withPad: " ", startingAt: 0)) \(rule.title)")
             }
@@ -57,7 +57,7 @@ enum RulesCommand {
             }
             s += "  severity = \(severity(rule)) (error, warning, info or off)\n"
         }
-        Console.out(s)
+        try Console.out(s)
         return .clean
     }
 

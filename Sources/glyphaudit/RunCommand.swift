@@ -81,6 +81,7 @@ enum RunCommand {
         let pixelmatch = try CheckCommand.pixelmatch(args)
         let config = try AuditCommand.config(args)
         let report = URL(fileURLWithPath: args.value(ReportOptions.report) ?? "glyphaudit-out")
+        try OutputPaths.folder(args.value(ReportOptions.report) ?? "glyphaudit-out", option: "--report")
         var writes: SnapshotWrites = []
         if args.flag(SnapshotOptionGroup.record) { writes.insert(.record) }
         if args.flag(SnapshotOptionGroup.update) { writes.insert(.update) }
@@ -129,10 +130,10 @@ enum RunCommand {
         }
         progress.done()
 
-        printSummary(result, audit: audit, snapshots: snapshotReport, report: report, formats: formats, seconds: seconds(since: start),
+        try printSummary(result, audit: audit, snapshots: snapshotReport, report: report, formats: formats, seconds: seconds(since: start),
                      verbose: args.flag(OutputOptions.verbose))
         if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
-            for line in result.githubAnnotations() { Console.out(line) }
+            for line in result.githubAnnotations() { try Console.out(line) }
         }
         if let s = snapshotReport {
             if let e = s.fingerprintError { Console.error(e) }
@@ -152,7 +153,7 @@ enum RunCommand {
     }
 
     static func printSummary(_ r: RunReport, audit: AuditResult, snapshots: SnapshotReport?, report: URL,
-                             formats: [ReportFormat], seconds: Double, verbose: Bool = false) {
+                             formats: [ReportFormat], seconds: Double, verbose: Bool = false) throws(Console.OutputFailure) {
         if Console.quiet { return }
         let c = r.counts
         var lines: [String] = []
@@ -182,7 +183,7 @@ enum RunCommand {
         }
         lines.append("  reports: " + formats.map { report.appendingPathComponent($0.fileName).path }.joined(separator: ", "))
         lines.append(String(format: "  %.2f s", seconds))
-        for l in lines { Console.out(l) }
+        for l in lines { try Console.out(l) }
     }
 }
 
@@ -202,7 +203,7 @@ final class Progress {
     private func finishStage() {
         if timings, let c = current {
             let clear = enabled ? "\r\u{1B}[K" : ""
-            FileHandle.standardError.write(Data((clear + String(format: "%7.3f s  %@\n", seconds(since: c.start), c.name)).utf8))
+            Console.stderr(clear + String(format: "%7.3f s  %@\n", seconds(since: c.start), c.name))
         }
     }
 
@@ -211,12 +212,12 @@ final class Progress {
         current = (s, DispatchTime.now())
         guard enabled else { return }
         let text = color ? "\u{1B}[2m… \(s)\u{1B}[0m" : "… \(s)"
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        Console.stderr("\r\u{1B}[K\(text)")
     }
 
     /// A message on stderr that does not run into the progress line.
     func note(_ s: String) {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if enabled { Console.stderr("\r\u{1B}[K") }
         Console.info(s)
     }
 
@@ -224,6 +225,6 @@ final class Progress {
         finishStage()
         current = nil
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Console.stderr("\r\u{1B}[K")
     }
 }

@@ -48,7 +48,7 @@ enum Selection {
     static func plan(_ args: Arguments, shard: Shard? = nil) throws -> Plan {
         let plan = try Plan(specs: try specs(args), filter: try filter(args), shard: shard)
         if plan.items.isEmpty {
-            throw InputError(file: "--only", message: "no variant matches \(args.all(SelectionOptions.only).joined(separator: " ")) "
+            throw InputError(file: "--only", message: "no variant matches \(clipped(args.all(SelectionOptions.only).joined(separator: " "), limit: 200)) "
                              + "(\(plan.total) variants before filtering)")
         }
         return plan
@@ -59,26 +59,72 @@ enum Selection {
 enum Console {
     nonisolated(unsafe) static var quiet = false
 
-    static func out(_ s: String) {
-        FileHandle.standardOutput.write(Data((s + "\n").utf8))
+    /// A write to stdout failed (a full disk, a closed descriptor): the command stops, and the tool
+    /// says so in one line and exits 2 (FileHandle.write would trap instead).
+    struct OutputFailure: Error, CustomStringConvertible {
+        let code: Int32
+        var description: String { "cannot write the output: \(String(cString: strerror(code)))" }
+    }
+
+    static func out(_ s: String) throws(OutputFailure) {
+        try stdout(Data((s + "\n").utf8))
+    }
+
+    /// Writes `data` to stdout whole, or throws.
+    static func stdout(_ data: Data) throws(OutputFailure) {
+        if let code = write(data, to: STDOUT_FILENO) { throw OutputFailure(code: code) }
+    }
+
+    /// Writes to stderr; a failure there has nowhere to be told, and is not fatal.
+    static func stderr(_ s: String) {
+        _ = write(Data(s.utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes all of `data` to `fd` with write(2); the errno of a failure, nil when all is written.
+    private static func write(_ data: Data, to fd: Int32) -> Int32? {
+        data.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return nil
+        }
     }
 
     static func info(_ s: String) {
-        if !quiet { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+        if !quiet { stderr(s + "\n") }
     }
 
     /// A warning about the input: always shown (also with --quiet), on stderr.
     static func warning(_ s: String) {
-        FileHandle.standardError.write(Data(("glyphaudit: warning: " + s + "\n").utf8))
+        stderr("glyphaudit: warning: " + s + "\n")
     }
 
+    /// An error, each line of it at most `lineLimit` characters: a value quoted whole (a 500 KB
+    /// token, a 120 KB option value) is cut with "…" and its length, so a message stays readable.
     static func error(_ s: String) {
-        FileHandle.standardError.write(Data(("glyphaudit: " + s + "\n").utf8))
+        let lines = s.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.count > lineLimit ? line.prefix(lineLimit) + "… (\(line.count) characters in all)" : String(line)
+        }
+        stderr("glyphaudit: " + lines.joined(separator: "\n") + "\n")
     }
+
+    /// The longest line `error` prints whole.
+    static let lineLimit = 1000
 }
 
 /// At most `limit` lines of a long list, then "… and N more" for the rest, with `(note)` after it
 /// when given (where to see them all).
+/// A value as a message quotes it: whole up to `limit` characters, else cut with "…" and its length.
+func clipped(_ s: String, limit: Int = 120) -> String {
+    s.count > limit ? s.prefix(limit) + "… (\(s.count) characters)" : s
+}
+
 func capped(_ lines: [String], limit: Int, indent: String = "  ", note: String? = nil) -> [String] {
     guard lines.count > limit else { return lines }
     return Array(lines.prefix(limit)) + ["\(indent)… and \(lines.count - limit) more" + (note.map { " (\($0))" } ?? "")]

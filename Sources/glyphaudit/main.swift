@@ -34,17 +34,24 @@ func mainHelp() -> String {
     Run `glyphaudit <command> --help` for a command's options. An option's value follows it as the next word
     or after `=` (--fail-on never, --fail-on=never). `glyphaudit completions bash|zsh|fish` prints a
     completion script.
-    Exit status: 0 clean; 1 findings or snapshot mismatches; 2 bad input or a runtime failure; 64 usage error
-    (an unknown option, option value, preset or rule name). Limits on inputs: docs/limits.md.
+    Exit status: 0 clean; 1 findings or snapshot mismatches; 2 bad input or a runtime failure (also a failed
+    write to stdout); 64 usage error (an unknown option, option value, preset or rule name, an empty value).
+    Limits on inputs: docs/limits.md.
 
     """
     return s
 }
 
 func main() -> Int32 {
+    // A closed stdin, stdout or stderr (`>&-`) is opened on /dev/null for reading, so that no file
+    // the tool opens takes its number (and receives the output): a write to it then fails (EBADF),
+    // which is reported as a failed write, exit 2.
+    for fd in 0...2 where fcntl(Int32(fd), F_GETFD) == -1 && errno == EBADF {
+        _ = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
     var argv = Array(CommandLine.arguments.dropFirst())
     guard let first = argv.first else {
-        FileHandle.standardError.write(Data(mainHelp().utf8))
+        Console.stderr(mainHelp())
         return ExitStatus.usage.rawValue
     }
     if first == "--help" || first == "-h" || first == "help" {

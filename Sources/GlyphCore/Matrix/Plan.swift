@@ -70,8 +70,10 @@ public struct Shard: Sendable, Equatable {
     public let count: Int
 
     public init?(_ text: String) {
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else { return nil }
+        // Digits only: Int() would also take a sign ("+1/2").
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
+              let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else { return nil }
         index = i
         count = n
     }
@@ -86,7 +88,10 @@ public struct Shard: Sendable, Equatable {
             if sizes[g] == nil { order.append(g) }
             sizes[g, default: 0] += 1
         }
-        var load = [Int](repeating: 0, count: count)
+        // One slot per shard that can receive a preset: while a shard is empty the next preset goes
+        // to the first empty one, so with more shards than presets the shards past the presets'
+        // number stay empty, and no slot is needed for them (N may be 2^63 - 1).
+        var load = [Int](repeating: 0, count: min(count, order.count))
         var owner: [String: Int] = [:]
         for g in order.enumerated().sorted(by: { sizes[$0.element]! > sizes[$1.element]! || (sizes[$0.element]! == sizes[$1.element]! && $0.offset < $1.offset) }).map(\.element) {
             let target = load.indices.min { load[$0] < load[$1] || (load[$0] == load[$1] && $0 < $1) }!

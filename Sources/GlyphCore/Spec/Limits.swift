@@ -59,12 +59,20 @@ public enum InputFile {
             throw Failure(message: "cannot read the \(what): \(String(cString: strerror(code)))", missing: false)
         }
         defer { close(fd) }
+        return try read(descriptor: fd, limit: limit, what: what)
+    }
+
+    /// The same for a file already open (`fd`, which the caller closes): the checks are made on the
+    /// descriptor that is read, not on a path that may name another file by then.
+    public static func read(descriptor fd: Int32, limit: Int, what: String = "file") throws(Failure) -> Data {
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             throw Failure(message: "cannot read the \(what): \(String(cString: strerror(errno)))", missing: false)
         }
         if let kind = irregularKind(info.st_mode) {
-            throw Failure(message: kind == folder ? "is a folder, not a \(what) file"
+            // "a JSON file", "a token file": `what` may already say "file".
+            let noun = what == "file" || what.hasSuffix(" file") ? what : "\(what) file"
+            throw Failure(message: kind == folder ? "is a folder, not a \(noun)"
                                                   : "not a regular file (\(kind)); only regular files are read", missing: false)
         }
         // /proc and /sys hold "regular" files whose size says nothing and whose reads may not end.

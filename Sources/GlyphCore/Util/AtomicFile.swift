@@ -84,6 +84,7 @@ public enum AtomicFile {
             try makeFolders(folder.path, for: url)
             madeFolders.withLock { _ = $0.insert(folder.path) }
         }
+        removeStaleTemporaries(in: folder.path)
         let temp = folder.path + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         var fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0 && errno == ENOENT {
@@ -136,6 +137,41 @@ public enum AtomicFile {
         }
         // The rename itself is in the folder's data: flush it, so the new file survives a power cut.
         syncFolder(folder.path)
+    }
+
+    /// Folders already cleared of stale temporary files by this process.
+    private static let clearedFolders = Mutex<Set<String>>([])
+
+    /// Removes, once per folder and process, the temporary files (`.NAME.tmp-PID-N`) that a killed
+    /// run left in `folder`: only names of exactly that pattern, only regular files (not links), and
+    /// only when no process PID runs (`kill(PID, 0)` says ESRCH); this process's own and those of a
+    /// live writer (another glyphaudit writing the same folder now) are left alone. Called by every
+    /// write into the folder, and by `writeIfChanged` when it leaves a file as it is.
+    public static func removeStaleTemporaries(in folder: String) {
+        guard clearedFolders.withLock({ $0.insert(folder).inserted }) else { return }
+        guard let dir = opendir(folder) else { return }
+        defer { closedir(dir) }
+        let me = getpid()
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let pid = temporaryWriter(name), pid != me, kill(pid, 0) == -1, errno == ESRCH else { continue }
+            let path = folder + "/" + name
+            var info = stat()
+            if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { unlink(path) }
+        }
+    }
+
+    /// The writer's PID when `name` is one of `write`'s temporary names (`.NAME.tmp-PID-N`, both
+    /// numbers in decimal digits), else nil.
+    static func temporaryWriter(_ name: String) -> pid_t? {
+        guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards),
+              marker.lowerBound > name.index(after: name.startIndex) else { return nil }
+        let numbers = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        guard numbers.count == 2, numbers.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
+              let pid = pid_t(numbers[0]), pid > 0, UInt64(numbers[1]) != nil else { return nil }
+        return pid
     }
 
     /// `mkdir -p` with POSIX calls, so a failure names the folder it happened at and carries the

@@ -3,7 +3,11 @@ import Foundation
 /// Writes atomically, but leaves a file alone when it already holds these bytes (read only when it
 /// is a regular file no larger than the new bytes).
 public func writeIfChanged(_ data: Data, to url: URL) throws {
-    if let old = try? InputFile.read(url.path, limit: data.count), old == data { return }
+    if let old = try? InputFile.read(url.path, limit: data.count), old == data {
+        // The folder is written by this run all the same: leftovers of a killed run go.
+        AtomicFile.removeStaleTemporaries(in: url.deletingLastPathComponent().path)
+        return
+    }
     try AtomicFile.write(data, to: url)
 }
 
