@@ -116,12 +116,19 @@ public struct AssetCatalog: Sendable {
     /// one, preferring `inverse`; high contrast ← the first `light-high-contrast` and
     /// `dark-high-contrast` ones. A theme says what it is with `appearance`; one without it counts by
     /// its name (`default` light, `inverse` dark; any other name is not exported), so specs written
-    /// before `appearance` export as they did. `disabled` is never exported. A template image set
+    /// before `appearance` export as they did; in a spec with no `default` and no declared light theme,
+    /// by its surface (dark when the surface is). `disabled` is never exported. A template image set
     /// holds the any appearance only (the tint gives every other look).
     public static func appearanceThemes(_ spec: Spec) -> [(appearance: Appearance, theme: String)] {
+        // A spec with neither a `default` theme nor a declared light one (themes named `light` and
+        // `dark`, say) is read by its surfaces: a theme without `appearance` is dark when its surface is.
+        let bySurface = !spec.themes.contains { $0.name != disabledTheme && ($0.appearance == .light || ($0.appearance == nil && $0.name == anyTheme)) }
         func first(_ want: ThemeAppearance, preferring name: String?) -> String? {
             let fits = spec.themes.filter { t in
-                t.name != disabledTheme && (t.appearance == want || (t.appearance == nil && t.name == name))
+                guard t.name != disabledTheme else { return false }
+                if let a = t.appearance { return a == want }
+                if bySurface, want == .light || want == .dark { return (want == .dark) == t.isDark }
+                return t.name == name
             }
             return (fits.first { $0.name == name } ?? fits.first)?.name
         }

@@ -128,6 +128,24 @@ struct ThemeAppearanceTests {
         }
     }
 
+    @Test("with no default theme and no declared light one, themes without appearance count by their surfaces")
+    func bySurface() throws {
+        let folder = TempFolder()
+        // Material 3's light and dark surfaces (#FEF7FF: relative luminance 0.95; #141218: 0.007).
+        let text = """
+        {"name": "m3", "control": "checkbox", "sizes": {"md": {"size": 18}}, "states": ["unchecked", "checked"],
+         "themes": {"light": {"surface": "#FEF7FF", "border": "#49454F", "fill": "#6750A4", "mark": "#FFFFFF"},
+                    "disabled": {"surface": "#FEF7FF", "border": "#1D1B20", "fill": "#1D1B20", "mark": "#FEF7FF"},
+                    "dark": {"surface": "#141218", "border": "#CAC4D0", "fill": "#D0BCFF", "mark": "#381E72"}}}
+        """
+        let spec = try Spec.load(contentsOf: folder.write("m3.json", text))
+        #expect(AssetCatalog.appearanceThemes(spec).map { "\($0.appearance.rawValue)=\($0.theme)" } == ["any=light", "dark=dark"])
+        // A default theme keeps the by-name rule: another dark-surfaced name is not exported.
+        let named = text.replacingOccurrences(of: #""light": {"#, with: #""default": {"#)
+        let s2 = try Spec.load(contentsOf: folder.write("named.json", named))
+        #expect(AssetCatalog.appearanceThemes(s2).map { "\($0.appearance.rawValue)=\($0.theme)" } == ["any=default"])
+    }
+
     @Test("a high-contrast theme draws an image set without high-contrast files as its luminosity says")
     func noHighContrastFiles() throws {
         let folder = TempFolder()
