@@ -72,28 +72,12 @@ enum Console {
 
     /// Writes `data` to stdout whole, or throws.
     static func stdout(_ data: Data) throws(OutputFailure) {
-        if let code = write(data, to: STDOUT_FILENO) { throw OutputFailure(code: code) }
+        if let code = AtomicFile.writeAll(data, to: STDOUT_FILENO) { throw OutputFailure(code: code) }
     }
 
     /// Writes to stderr; a failure there has nowhere to be told, and is not fatal.
     static func stderr(_ s: String) {
-        _ = write(Data(s.utf8), to: STDERR_FILENO)
-    }
-
-    /// Writes all of `data` to `fd` with write(2); the errno of a failure, nil when all is written.
-    private static func write(_ data: Data, to fd: Int32) -> Int32? {
-        data.withUnsafeBytes { raw -> Int32? in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
-            }
-            return nil
-        }
+        _ = AtomicFile.writeAll(Data(s.utf8), to: STDERR_FILENO)
     }
 
     static func info(_ s: String) {

@@ -12,6 +12,23 @@ import Foundation
 /// keeps what it finished. Until then files keep their temporary names (`.NAME.tmp-PID-N`, which
 /// every scan skips); a batch that throws removes the ones not yet renamed.
 public enum AtomicFile {
+    /// Writes all of `data` to `fd` with write(2), again after EINTR; the errno of a failure, nil
+    /// when all is written.
+    public static func writeAll(_ data: Data, to fd: Int32) -> Int32? {
+        data.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += n
+            }
+            return nil
+        }
+    }
+
     /// Folders already known to exist (creating them again costs a system call per file).
     private static let madeFolders = Mutex<Set<String>>([])
 
@@ -93,23 +110,13 @@ public enum AtomicFile {
             fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
         guard fd >= 0 else { throw writeError(url, errno) }
-        var offset = 0
-        let ok = data.withUnsafeBytes { raw -> Bool in
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
+        let failedWrite = writeAll(data, to: fd)
+        let ok = failedWrite == nil
         // The data reaches the disk before the rename can: else a power cut right after the rename
         // may leave the new name on an empty file. In a batch, one syncfs does it for every file.
         let batched = pending.withLock { $0.depth > 0 }
         let synced = ok && (batched || fsync(fd) == 0)
-        let code = errno
+        let code = failedWrite ?? errno
         if close(fd) != 0 || !ok || !synced {
             unlink(temp)
             throw writeError(url, ok ? errno : code)
