@@ -465,10 +465,12 @@ struct ExportTests {
         #expect(throws: InputError.self) { try AssetCatalog(specs: Self.builtins, filter: none) }
         #expect(throws: InputError.self) { try AssetCatalog(specs: [Self.builtins[0], Self.builtins[0]]) }
 
-        let noDefault = try loadSpec(checkboxSpec(themes: ##"{ "light": { "surface": "#FFFFFF", "border": "#767676", "fill": "#E00800", "mark": "#FFFFFF" } }"##)).get()
+        // No default theme, none declared light, and no light surface (a theme named light over a
+        // light surface is the any appearance: ThemeAppearanceTests.bySurface).
+        let noDefault = try loadSpec(checkboxSpec(themes: ##"{ "night": { "surface": "#000000", "border": "#767676", "fill": "#E00800", "mark": "#FFFFFF" } }"##)).get()
         do {
             _ = try AssetCatalog(specs: [noDefault])
-            Issue.record("a spec without a default theme was accepted")
+            Issue.record("a spec without a light theme was accepted")
         } catch {
             #expect(error.keyPath == "themes")
             #expect(error.message.contains("\"default\""))

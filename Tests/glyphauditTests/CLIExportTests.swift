@@ -178,7 +178,7 @@ struct CLIExportTests {
         dir.write("bad.json", #"{ "name": "x", "control": "checkbox", "sizes": { "md": { "size": 20, "colour": 1 } }, "states": ["checked"], "themes": {} }"#)
         dir.write("light.json", """
         { "name": "light", "control": "switch", "sizes": { "md": { "trackWidth": 40, "trackHeight": 24 } }, "states": ["off", "on"],
-          "themes": { "light": { "surface": "#FFFFFF", "trackOff": "#8E8E93", "trackOn": "#34C759", "knob": "#FFFFFF" } } }
+          "themes": { "night": { "surface": "#000000", "trackOff": "#8E8E93", "trackOn": "#34C759", "knob": "#FFFFFF" } } }
         """)
         let cases: [([String], String)] = [
             (["--spec", "bad.json"], "sizes.md.colour"),
