@@ -23,7 +23,15 @@ extension SnapshotChecker {
         let file = store.root.appendingPathComponent(RendererFingerprint.fileName).path
         let comparison = try SnapshotComparison.of(store.root, renderer: .current, display: relativePath(file, base: cwd),
                                                    rebase: writes.contains(.update))
-        return SnapshotChecker(store: store, output: output, options: options, writes: writes, staleScope: staleScope,
-                               comparison: comparison, newSnapshots: newSnapshots)
+        // A writer takes the folder's lock (once its renderer.json is known to be good: bad input writes nothing).
+        var lock: SnapshotLock?
+        if !writes.isEmpty {
+            let flags = [(SnapshotWrites.record, "--record"), (.update, "--update"), (.prune, "--prune")].filter { writes.contains($0.0) }
+            lock = try SnapshotLock.acquire(store.root, command: "writing baselines with " + flags.map(\.1).joined(separator: " "))
+        }
+        var checker = SnapshotChecker(store: store, output: output, options: options, writes: writes, staleScope: staleScope,
+                                      comparison: comparison, newSnapshots: newSnapshots)
+        checker.lock = lock
+        return checker
     }
 }

@@ -252,6 +252,8 @@ public struct SnapshotChecker: Sendable {
     /// Where the render of each variant without a baseline is written (when not recorded), in the
     /// snapshot folder's layout, so the folder can be copied over the baselines; nil = nowhere.
     public var newSnapshots: URL?
+    /// The snapshot folder's lock, held while the checker lives when it writes (`SnapshotLock`).
+    public var lock: SnapshotLock?
 
     public init(store: SnapshotStore, output: URL?, options: SnapshotOptions = .init(), writes: SnapshotWrites = [],
                 staleScope: StaleScope = .specFolders, comparison: SnapshotComparison = .tolerant, newSnapshots: URL? = nil) {

@@ -126,10 +126,27 @@ enum CheckCommand {
 
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
-        let checker = try SnapshotChecker.fingerprinted(
-            store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes, staleScope: staleScope(args),
-            newSnapshots: ci ? out.appendingPathComponent(RunJob.newSnapshotsFolder) : nil, cwd: cwd)
-        let report = checker.run(plan, jobs: jobs)
+        // One transaction: the files written are renamed into place when the check ends, and none is
+        // when a write fails (full disk, read-only folder): then the temporary files and the folders
+        // the run made are removed, and one message says so.
+        let (done, failure) = try AtomicFile.transaction { () throws -> (SnapshotReport, URL?) in
+            let checker = try SnapshotChecker.fingerprinted(
+                store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes, staleScope: staleScope(args),
+                newSnapshots: ci ? out.appendingPathComponent(RunJob.newSnapshotsFolder) : nil, cwd: cwd)
+            let report = checker.run(plan, jobs: jobs)
+            if AtomicFile.transactionFailed, let lock = checker.lock { lock.release(removeFile: lock.madeFolder) }
+            return (report, checker.newSnapshots)
+        }
+        let report = done.0
+        if let failure {
+            let written = report.results.count { $0.action == .recorded || $0.action == .updated }
+            let pruned = report.results.count { $0.action == .pruned }
+            Console.error("\(displayPath(failure.folder)): cannot write: \(failure.reason) (at \(displayPath(failure.file))); "
+                          + "nothing was written: the \(counted(written, "baseline")) this run had written were never renamed into place "
+                          + "and the folders it made were removed"
+                          + (pruned > 0 ? "; \(counted(pruned, "stale baseline")) had been deleted (--prune)" : ""))
+            return .badInput
+        }
 
         for note in report.comparisonNotes ?? [] { Console.info(note) }
         if args.flag(OutputOptions.json) {
@@ -146,7 +163,7 @@ enum CheckCommand {
             if let e = r.writeError { Console.error(e) }
         }
         if let e = report.fingerprintError { Console.error(e) }
-        if let message = missingMessage(report, args: args, copyFrom: checker.newSnapshots) { Console.error(message) }
+        if let message = missingMessage(report, args: args, copyFrom: done.1) { Console.error(message) }
         Console.info(summary(report.counts, elapsed: seconds(since: start)))
         return report.status
     }

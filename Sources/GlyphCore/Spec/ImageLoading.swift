@@ -72,7 +72,9 @@ struct ImageLoader {
         let kind = ext == "png" ? "PNG" : ext == "svg" ? "SVG" : ext == "pdf" ? "PDF" : "image"
         let limit = ext == "svg" ? Limits.svgFileBytes : ext == "pdf" ? Limits.pdfFileBytes : Limits.pngFileBytes
         let data: Data
-        do { data = try source.read(p, limit: limit, what: "\(kind) image") } catch {
+        switch try readWithin(p, shown: "\"\(written)\"", key: key, node: node, limit: limit, what: "\(kind) image") {
+        case let .success(d): data = d
+        case let .failure(error):
             throw fail(key, node, error.missing ? "\(kind) file \(source.displayName(p)) not found"
                                                  : "\(source.displayName(p)): \(error.message)")
         }
@@ -95,6 +97,23 @@ struct ImageLoader {
     /// Refuses `path` unless it lies in the spec's folder or an `assets` root (links followed).
     func confine(_ path: String, shown: String, key: String, node: JSONNode) throws(InputError) {
         guard let escape = source.escape(path, folders: folders) else { return }
+        throw refusal(escape, path, shown: shown, key: key, node: node)
+    }
+
+    /// The bytes of `path`, read from inside the allowed folders as it is opened (`AssetSource.read(_:within:…)`:
+    /// no link followed out of them, the file read is the one checked); a link out of them is bad input
+    /// (`confine`'s message), what the file itself lacks is the caller's to word.
+    func readWithin(_ path: String, shown: String, key: String, node: JSONNode, limit: Int,
+                    what: String) throws(InputError) -> Result<Data, InputFile.Failure> {
+        do { return .success(try source.read(path, within: folders, limit: limit, what: what)) } catch {
+            switch error {
+            case let .escape(escape): throw refusal(escape, path, shown: shown, key: key, node: node)
+            case let .file(failure): return .failure(failure)
+            }
+        }
+    }
+
+    func refusal(_ escape: PathEscape, _ path: String, shown: String, key: String, node: JSONNode) -> InputError {
         let roots = folders.dropFirst().map(source.displayName)
         let allowed = "the spec's folder \(source.displayName(folders[0]))"
             + (roots.isEmpty ? "" : " and its asset roots \(roots.joined(separator: ", "))")
@@ -103,11 +122,11 @@ struct ImageLoader {
         case .outside:
             let resolved = source.displayName(path)
             let note = shown == "\"\(resolved)\"" ? "" : " (\(resolved))"
-            throw fail(key, node, "\(shown)\(note) lies outside \(allowed); it is not read\(hint)")
+            return fail(key, node, "\(shown)\(note) lies outside \(allowed); it is not read\(hint)")
         case let .link(target):
-            throw fail(key, node, "\(shown) leads through a symbolic link to \(target), outside \(allowed); it is not read\(hint)")
+            return fail(key, node, "\(shown) leads through a symbolic link to \(target), outside \(allowed); it is not read\(hint)")
         case .tooManyLinks:
-            throw fail(key, node, "\(shown) is a path through more than 40 symbolic links; it is not read")
+            return fail(key, node, "\(shown) is a path through more than 40 symbolic links; it is not read")
         }
     }
 
@@ -147,7 +166,10 @@ struct ImageLoader {
             let sibling = folder + "/" + stem + (scale == 1 ? "" : "@\(scale)x") + ext
             try confine(sibling, shown: "\(source.displayName(sibling)) (the @\(scale)x of \(file))", key: key, node: node)
             let bytes: Data
-            do { bytes = try source.read(sibling, limit: Limits.pngFileBytes, what: "PNG image") } catch {
+            switch try readWithin(sibling, shown: "\(source.displayName(sibling)) (the @\(scale)x of \(file))", key: key, node: node,
+                                  limit: Limits.pngFileBytes, what: "PNG image") {
+            case let .success(d): bytes = d
+            case let .failure(error):
                 if error.missing { continue }
                 throw fail(key, node, "\(source.displayName(sibling)): \(error.message)")
             }
@@ -299,7 +321,11 @@ struct ImageLoader {
         let shownContents = source.displayName(contentsPath)
         try confine(contentsPath, shown: shownContents, key: key, node: node)
         let data: Data
-        do { data = try source.read(contentsPath, limit: Limits.jsonFileBytes, what: "Contents.json") } catch {
+        let read = try readWithin(contentsPath, shown: shownContents, key: key, node: node, limit: Limits.jsonFileBytes,
+                                  what: "Contents.json")
+        switch read {
+        case let .success(d): data = d
+        case let .failure(error):
             if error.missing {
                 throw fail(key, node, source.isFolder(path) ? "\(shownSet) has no Contents.json; it is not an image set"
                                                                   : "image set \(shownSet) not found")
@@ -361,8 +387,11 @@ struct ImageLoader {
                 try confine(file, shown: source.displayName(file), key: key, node: node)
                 let svg = ext(e) == "svg", isPDF = ext(e) == "pdf"
                 let bytes: Data
-                do { bytes = try source.read(file, limit: svg ? Limits.svgFileBytes : isPDF ? Limits.pdfFileBytes : Limits.pngFileBytes,
-                                             what: svg ? "SVG image" : isPDF ? "PDF image" : "PNG image") } catch {
+                switch try readWithin(file, shown: source.displayName(file), key: key, node: node,
+                                      limit: svg ? Limits.svgFileBytes : isPDF ? Limits.pdfFileBytes : Limits.pngFileBytes,
+                                      what: svg ? "SVG image" : isPDF ? "PDF image" : "PNG image") {
+                case let .success(d): bytes = d
+                case let .failure(error):
                     throw fail(key, node, error.missing
                                      ? "\(shownContents):\(e.node.line): images[\(e.index)].filename: \(e.filename) not found in the image set"
                                      : "\(source.displayName(file)): \(error.message)")

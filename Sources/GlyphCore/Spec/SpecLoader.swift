@@ -20,6 +20,10 @@ public protocol AssetSource: Sendable {
     /// Nil when `path` (resolved) lies inside one of `folders` (resolved), symbolic links followed
     /// (`ConfinedPath.escape`); else why not. The default compares the paths as written.
     func escape(_ path: String, folders: [String]) -> PathEscape?
+    /// The bytes of `path` (resolved) when it lies inside one of `folders` as it is opened (the file
+    /// system's source walks it with `Beneath.within`: the bytes are those of the file checked), at
+    /// most `limit` bytes; else why not. The default checks `escape`, then reads.
+    func read(_ path: String, within folders: [String], limit: Int, what: String) throws(Beneath.Refusal) -> Data
 }
 
 extension AssetSource {
@@ -33,6 +37,11 @@ extension AssetSource {
     }
 
     public func isFolder(_ path: String) -> Bool { false }
+
+    public func read(_ path: String, within folders: [String], limit: Int, what: String) throws(Beneath.Refusal) -> Data {
+        if let escape = escape(path, folders: folders) { throw .escape(escape) }
+        do { return try read(path, limit: limit, what: what) } catch { throw .file(error) }
+    }
 
     public func escape(_ path: String, folders: [String]) -> PathEscape? {
         let p = ConfinedPath.lexical(Array(path.utf8))
@@ -49,7 +58,8 @@ public struct FileSystemSource: AssetSource {
     public func fileURL(at path: String) -> URL? { URL(fileURLWithPath: path) }
     public func displayName(_ path: String) -> String { path }
     public func resolve(_ relative: String, from: String) -> String {
-        if relative.hasPrefix("/") { return relative }
+        // Lexical, as a relative path is: `/a/link/../b` is `/a/b`, the path checked and opened.
+        if relative.hasPrefix("/") { return String(decoding: ConfinedPath.lexical(Array(relative.utf8)), as: UTF8.self) }
         return URL(fileURLWithPath: relative, relativeTo: URL(fileURLWithPath: from).deletingLastPathComponent())
             .standardizedFileURL.path
     }
@@ -59,6 +69,14 @@ public struct FileSystemSource: AssetSource {
     }
     public func escape(_ path: String, folders: [String]) -> PathEscape? {
         ConfinedPath.escape(path, folders: folders)
+    }
+    public func read(_ path: String, within folders: [String], limit: Int, what: String) throws(Beneath.Refusal) -> Data {
+        switch Beneath.within(path, roots: folders) {
+        case let .failure(refusal): throw refusal
+        case let .success(fd):
+            defer { close(fd) }
+            do { return try InputFile.read(descriptor: fd, limit: limit, what: what) } catch { throw .file(error) }
+        }
     }
 }
 

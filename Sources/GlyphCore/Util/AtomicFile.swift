@@ -38,6 +38,77 @@ public enum AtomicFile {
     /// The batch in progress: its depth (nested batches join the outer one) and the renames it owes.
     private static let pending = Mutex<(depth: Int, renames: [(temp: String, final: URL)])>((0, []))
 
+    /// The first write that failed in a transaction: the file, the folder and the system's error.
+    public struct Failure: Sendable, Equatable {
+        public let file: String
+        public let folder: String
+        public let code: Int32
+        public var reason: String { String(cString: strerror(code)) }
+    }
+
+    /// The transaction in progress (`transaction`): whether there is one, the folders it made (in
+    /// order), and its first failure.
+    private static let journal = Mutex<(active: Bool, made: [String], failure: Failure?)>((false, [], nil))
+
+    /// Runs `body` as one transaction of writes (not nested in a batch): every file `write` writes
+    /// (on any thread) keeps its temporary name until `body` returns, then all are renamed into
+    /// place. After the first write that fails (a full disk, a read-only folder, no permission)
+    /// later writes fail at once without touching the disk, and when `body` returns (or throws)
+    /// every temporary file is removed and the folders the transaction made are removed again
+    /// (empty ones only): nothing it wrote is left. Returns `body`'s result and that failure.
+    public static func transaction<T>(_ body: () throws -> T) throws -> (result: T, failure: Failure?) {
+        journal.withLock { $0 = (true, [], nil) }
+        // Inside a batch (every command runs in one), the renames owed before it are the batch's.
+        let base = pending.withLock { state -> Int in
+            state.depth += 1
+            return state.renames.count
+        }
+        defer { journal.withLock { $0 = (false, [], nil) } }
+        /// The renames this transaction owes, taken out of the batch.
+        func mine() -> [(temp: String, final: URL)] {
+            pending.withLock { state in
+                state.depth -= 1
+                defer { state.renames.removeSubrange(base...) }
+                return Array(state.renames[base...])
+            }
+        }
+        let result: T
+        do { result = try body() } catch {
+            rollBack(mine())
+            throw error
+        }
+        let owed = mine()
+        if let failure = journal.withLock({ $0.failure }) {
+            rollBack(owed)
+            return (result, failure)
+        }
+        try commit(owed)
+        return (result, nil)
+    }
+
+    /// Whether a write of the transaction in progress has failed.
+    public static var transactionFailed: Bool { journal.withLock { $0.failure != nil } }
+
+    private static func rollBack(_ owed: [(temp: String, final: URL)]) {
+        for r in owed { unlink(r.temp) }
+        let made = journal.withLock { $0.made }
+        for folder in made.reversed() { rmdir(folder) }
+        madeFolders.withLock { $0.subtract(made) }
+    }
+
+    /// Notes a failed write of a transaction (the first one is kept) and returns its error.
+    private static func failed(_ url: URL, _ code: Int32) -> Error {
+        journal.withLock { j in
+            if j.active && j.failure == nil { j.failure = Failure(file: url.path, folder: url.deletingLastPathComponent().path, code: code) }
+        }
+        return writeError(url, code)
+    }
+
+    /// `mkdir -p folder` (a transaction removes it again when it fails).
+    public static func makeFolders(_ folder: URL) throws {
+        try makeFolders(folder.path, for: folder)
+    }
+
     /// Runs `body`, whose `write`s (on any thread) are flushed together and renamed when it returns.
     public static func batch<T>(_ body: () throws -> T) throws -> T {
         pending.withLock { $0.depth += 1 }
@@ -96,6 +167,8 @@ public enum AtomicFile {
     }
 
     public static func write(_ data: Data, to url: URL) throws {
+        // In a failed transaction nothing more is tried.
+        if let failure = journal.withLock({ $0.failure }) { throw writeError(url, failure.code) }
         let folder = url.deletingLastPathComponent()
         if !madeFolders.withLock({ $0.contains(folder.path) }) {
             try makeFolders(folder.path, for: url)
@@ -109,7 +182,7 @@ public enum AtomicFile {
             try makeFolders(folder.path, for: url)
             fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
-        guard fd >= 0 else { throw writeError(url, errno) }
+        guard fd >= 0 else { throw failed(url, errno) }
         let failedWrite = writeAll(data, to: fd)
         let ok = failedWrite == nil
         // The data reaches the disk before the rename can: else a power cut right after the rename
@@ -119,13 +192,13 @@ public enum AtomicFile {
         let code = failedWrite ?? errno
         if close(fd) != 0 || !ok || !synced {
             unlink(temp)
-            throw writeError(url, ok ? errno : code)
+            throw failed(url, ok ? errno : code)
         }
         if batched {
             let (joined, due) = pending.withLock { state -> (Bool, [(temp: String, final: URL)]) in
                 guard state.depth > 0 else { return (false, []) }
                 state.renames.append((temp, url))
-                guard state.renames.count >= chunk else { return (true, []) }
+                guard state.renames.count >= chunk, !journal.withLock({ $0.active }) else { return (true, []) }
                 defer { state.renames = [] }
                 return (true, state.renames)
             }
@@ -195,13 +268,13 @@ public enum AtomicFile {
     /// Makes `path`, and its parents only when they are missing too (one `mkdir` per new folder,
     /// not one per component).
     private static func makeFolder(_ path: String, for url: URL) throws {
-        if mkdir(path, 0o777) == 0 { return }
+        if mkdir(path, 0o777) == 0 { return made(path) }
         var code = errno
         if code == ENOENT {
             let parent = path.parentPath
             if !parent.isEmpty && parent != path {
                 try makeFolder(parent, for: url)
-                if mkdir(path, 0o777) == 0 { return }
+                if mkdir(path, 0o777) == 0 { return made(path) }
                 code = errno
             }
         }
@@ -220,8 +293,15 @@ public enum AtomicFile {
                 if stat(prefix, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { throw notAFolder(url, prefix) }
             }
         }
+        journal.withLock { j in
+            if j.active && j.failure == nil { j.failure = Failure(file: url.path, folder: path, code: code) }
+        }
         throw InputError(file: url.path,
                          message: "cannot write: cannot create the folder \(path): \(String(cString: strerror(code)))")
+    }
+
+    private static func made(_ path: String) {
+        journal.withLock { j in if j.active { j.made.append(path) } }
     }
 
     static func notAFolder(_ url: URL, _ path: String) -> Error {
