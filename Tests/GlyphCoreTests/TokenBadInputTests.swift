@@ -162,4 +162,37 @@ struct TokenBadInputTests {
         // r → q → a, where a is a group: r and q are groups extending a (no member of their own needed).
         #expect(group.tokens["x.r.t"] != nil && group.tokens["x.q.t"] != nil && group.tokens["x.r"] == nil)
     }
+
+    @Test("resolver files: sets naming a set twice over are refused at once; 20,000 sources merge in place, the last one winning")
+    func resolverFanout() throws {
+        let folder = try badInputFixture("17")
+        let spec = try spec(folder, tokens: "t.resolver.json", as: "spec-resolver.json")
+        // s0 lists s1 twice, s1 lists s2 twice, … s24 holds one source of 5 values: s(24−k) holds 5 · 2^k,
+        // first past 1,000,000 at k = 18 (1,310,720): s6, made of s7 twice, is refused at its second.
+        var sets = (0..<24).map { "\"s\($0)\": { \"sources\": [ { \"$ref\": \"#/sets/s\($0 + 1)\" }, { \"$ref\": \"#/sets/s\($0 + 1)\" } ] }" }
+        sets.append(##""s24": { "sources": [ { "x": { "$type": "color", "c": { "$value": "#000000" } } } ] }"##)
+        folder.write("t.resolver.json", ##"{ "version": "2025.10", "sets": { "## + sets.joined(separator: ", ")
+                     + ##" }, "resolutionOrder": [ { "$ref": "#/sets/s0" } ] }"##)
+        guard case let .failure(e) = load(folder, spec) else { Issue.record("the fan-out loaded"); return }
+        #expect(e.file.hasSuffix("/t.resolver.json") && e.keyPath == "sets.s6.sources[1].$ref", "\(e)")
+        #expect(e.message == "the token sources listed here hold more than 1000000 values in all (a file or set named twice counts "
+                + "twice); the limit is 1000000 (docs/limits.md)", "\(e.message)")
+        // 20,000 inline sources, each adding x.tK, and x.c written three times: the last source's wins.
+        var sources = (0..<20_000).map { "{ \"x\": { \"t\($0)\": { \"$value\": \"#000000\" } } }" }
+        sources.insert(##"{ "x": { "$type": "color", "c": { "$value": "#111111" }, "g": { "u": { "$value": "#222222" } } } }"##, at: 0)
+        sources.insert(##"{ "x": { "c": { "$value": "#333333" }, "g": { "v": { "$value": "#444444" } } } }"##, at: 10_000)
+        sources.append(##"{ "x": { "c": { "$value": "#0A0B0C" } } }"##)
+        folder.write("t.resolver.json", ##"{ "version": "2025.10", "sets": { "a": { "sources": [ "## + sources.joined(separator: ", ")
+                     + ##" ] } }, "resolutionOrder": [ { "$ref": "#/sets/a" } ] }"##)
+        #expect(try load(folder, spec).get().themes[0].colors[.border]?.rgba.hex == "#0A0B0C")
+        let resolver = try TokenResolver(file: "t.resolver.json", root: JSONReader.parse(Data(contentsOf: folder.url.appendingPathComponent("t.resolver.json"))),
+                                         format: .dtcg) { ref, node, key throws(InputError) in
+            throw InputError(file: ref, message: "no files here")
+        }
+        let set = try resolver.tokens(contexts: [:])
+        // x.c, x.g.u and x.g.v (the groups merge), and t0…t19999.
+        #expect(set.tokens.count == 3 + 20_000)
+        #expect(set.tokens["x.g.u"]?.value.value == .string("#222222") && set.tokens["x.g.v"]?.value.value == .string("#444444"))
+        #expect(set.tokens["x.t19999"]?.type == "color", "x's $type, from the first source, stays")
+    }
 }
