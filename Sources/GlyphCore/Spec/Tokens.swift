@@ -391,7 +391,9 @@ public struct TokenSet: Sendable {
         var stack = [Request(path: path, name: name, origin: nil)]
         var onStack: Set<String> = [name]
         func circular(_ at: [String], _ node: JSONNode?, to target: String) -> InputError {
-            let from = stack.firstIndex { $0.name == target } ?? stack.endIndex
+            // The groups on the stack from the target on; a group that extends itself or a group it is
+            // in (not on the stack): that group, then the target.
+            let from = stack.firstIndex { $0.name == target } ?? stack.index(before: stack.endIndex)
             let names = stack[from...].map(\.name) + [target]
             // One short line however long the cycle: its first three and last two steps.
             let shown = names.count <= 6 ? ": " + names.map { "{\($0)}" }.joined(separator: " → ")
