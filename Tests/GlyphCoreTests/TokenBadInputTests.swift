@@ -153,6 +153,22 @@ struct TokenBadInputTests {
         guard case let .failure(e) = load(folder, "spec-cycle.json") else { Issue.record("the cycle loaded"); return }
         #expect(e.file.hasSuffix("/spec-cycle.json") && e.keyPath == "themes.default.border" && e.line == 17, "\(e)")
         #expect(e.message == "token alias cycle: {x.c} → {x.d} → {x.c}")
+        // A chain of 20,000 such tokens (each deciding it is a token walks the rest of the chain once,
+        // not once per token), and one whose end points back at its start.
+        var chain = (0..<20_000).map { "\"c\($0)\": {\"$ref\": \"#/x/c\($0 + 1)\"}" }
+        chain.append(##""c20000": {"$value": "#445566"}"##)
+        let long = try TokenSet(file: "t.tokens.json", root: JSONReader.parse(Data(("{\"x\": {\"$type\": \"color\", " + chain.joined(separator: ", ") + "}}").utf8)),
+                                format: .dtcg)
+        let origin = InputError(file: "spec.json", keyPath: "themes.default.border", message: "")
+        #expect(try long.chain("x.c0", origin: origin).map(\.path).count == 20_001)
+        #expect(try long.resolve("x.c0", origin: origin).node.value == .string("#445566"))
+        chain[20_000] = ##""c20000": {"$ref": "#/x/c0"}"##
+        let ring = try TokenSet(file: "t.tokens.json", root: JSONReader.parse(Data(("{\"x\": {\"$type\": \"color\", " + chain.joined(separator: ", ") + "}}").utf8)),
+                                format: .dtcg)
+        #expect(ring.tokens.count == 20_001, "every one is a token (an alias), none a group")
+        #expect { try ring.chain("x.c0", origin: origin) } throws: {
+            ($0 as? InputError)?.message == "token alias cycle of 20001 tokens: {x.c0} → {x.c1} → {x.c2} → … → {x.c20000} → {x.c0}"
+        }
         // A group-level $ref (the object has members of its own) still extends a group.
         let group = try TokenSet(file: "t.tokens.json", root: JSONReader.parse(Data(##"""
             {"x": {"$type": "color", "a": {"t": {"$value": "#010203"}}, "r": {"$ref": "#/x/q"}, "q": {"$ref": "#/x/a"},

@@ -118,6 +118,14 @@ public struct TokenResolver: Sendable {
                     continue
                 }
                 if s.hasPrefix("#") {
+                    // A set already expanded is not looked up again (a list of 100,000 references to sets).
+                    let known = "/" + Self.segments(String(s.dropFirst())).joined(separator: "/")
+                    if let hit = setCache[known] {
+                        total += hit.values
+                        try budget(total, "\(k).$ref", item["$ref"])
+                        out += hit.sources
+                        continue
+                    }
                     let (segments, target) = try local(s, item["$ref"]!, k)
                     let path = "/" + segments.joined(separator: "/")
                     guard segments.count == 2, segments[0] == "sets" else {

@@ -67,6 +67,10 @@ public struct TokenSet: Sendable {
     public private(set) var studioThemes: [StudioTheme] = []
     /// The file as parsed (for JSON Pointers).
     let root: JSONNode
+    /// The members' positions of each large object of the file (more than 16 members), by its path
+    /// (each name after U+001F): a JSON Pointer into a group of 20,000 tokens is found in constant
+    /// time, not by reading the group.
+    let memberIndex: [String: [String: Int]]
     /// For the tokens of a resolver file (`TokenResolver`): the file each token was written in, by
     /// path (the last source that declared it); empty for a token file read alone.
     public internal(set) var sourceFiles: [String: String] = [:]
@@ -85,6 +89,7 @@ public struct TokenSet: Sendable {
     init(file: String, root: JSONNode, format: Format, nodeLimit: Int, sourceFiles: [String: String] = [:]) throws(InputError) {
         self.file = file
         self.root = root
+        self.memberIndex = Self.indexMembers(root)
         self.sourceFiles = sourceFiles
         self.nodeLimit = nodeLimit
         switch format {
@@ -229,8 +234,8 @@ public struct TokenSet: Sendable {
             throw error(path, node, "groups nested more than \(Limits.jsonDepth) deep (through \"$extends\"; a cycle?); "
                         + "the limit is \(Limits.jsonDepth) (docs/limits.md)")
         }
-        if !path.isEmpty, try isToken(node, path) {
-            try addToken(node, path: path, inheritedType: inheritedType, deprecated: deprecated)
+        if !path.isEmpty, try isToken(node, path, cache: &cache) {
+            try addToken(node, path: path, inheritedType: inheritedType, deprecated: deprecated, cache: &cache)
             return
         }
         if format == .dtcg, !path.isEmpty, Self.isLegacyToken(node) {
@@ -255,7 +260,7 @@ public struct TokenSet: Sendable {
                         || (format == .tokensStudio && Self.isLegacyToken(child)) else {
                     throw error(path + [key], child, "\"$root\" is the group's root token: an object with \"$value\"")
                 }
-                try addToken(child, path: path + [key], inheritedType: type, deprecated: groupDeprecated)
+                try addToken(child, path: path + [key], inheritedType: type, deprecated: groupDeprecated, cache: &cache)
                 continue
             }
             if key.hasPrefix("$") { continue }
@@ -268,10 +273,10 @@ public struct TokenSet: Sendable {
 
     /// Whether an object is a token: it has `$value`, or a token-level `$ref` (one that does not
     /// name a group), or (Tokens Studio) the legacy `value`.
-    private func isToken(_ node: JSONNode, _ path: [String]) throws(InputError) -> Bool {
+    private func isToken(_ node: JSONNode, _ path: [String], cache: inout Expansions) throws(InputError) -> Bool {
         if node["$value"] != nil { return true }
         if format == .tokensStudio && Self.isLegacyToken(node) { return true }
-        if node["$ref"] != nil { return try refIsAlias(node, path) }
+        if node["$ref"] != nil { return try refIsAlias(node, path, cache: &cache) }
         return false
     }
 
@@ -280,18 +285,28 @@ public struct TokenSet: Sendable {
     /// object without members of its own (`{"$ref": "#/x/d"}`) that names another such object is
     /// followed (c → d → e): the chain ends at a token, a value, or a group; a chain that comes back
     /// to itself is an alias cycle (reported where a spec uses it), not a group.
-    private func refIsAlias(_ node: JSONNode, _ path: [String]) throws(InputError) -> Bool {
+    /// Each answer is kept for every object on the chain (`cache.refIsAlias`), so a chain of N such
+    /// tokens is walked once, not N times.
+    private func refIsAlias(_ node: JSONNode, _ path: [String], cache: inout Expansions) throws(InputError) -> Bool {
         var current = node
         var at = path
-        var seen: Set<String> = [path.joined(separator: ".")]
+        // Keyed by the path's names joined with a character no name in a valid file holds ('.' may be
+        // in a name the reader has not refused yet).
+        var walked = [path.joined(separator: "\u{1F}")]
+        var seen = Set(walked)
+        var answer = false
         while let ref = current["$ref"] {
+            if let known = cache.refIsAlias[walked.last!] { answer = known; break }
             let target = try pointer(ref, at: at)
-            guard isGroup(target.node, target.segments) else { return true }
-            guard Self.isBareRef(target.node) else { return false }
-            guard seen.insert(target.segments.joined(separator: ".")).inserted else { return true }
+            guard isGroup(target.node, target.segments) else { answer = true; break }
+            guard Self.isBareRef(target.node) else { answer = false; break }
+            let name = target.segments.joined(separator: "\u{1F}")
+            guard seen.insert(name).inserted else { answer = true; break }
+            walked.append(name)
             (current, at) = (target.node, target.segments)
         }
-        return false
+        for name in walked { cache.refIsAlias[name] = answer }
+        return answer
     }
 
     /// An object that is only a `$ref` (and `$`-keys a token may carry, but no `$extends` and no
@@ -316,7 +331,8 @@ public struct TokenSet: Sendable {
         }
     }
 
-    private mutating func addToken(_ node: JSONNode, path: [String], inheritedType: String?, deprecated: String?) throws(InputError) {
+    private mutating func addToken(_ node: JSONNode, path: [String], inheritedType: String?, deprecated: String?,
+                                   cache: inout Expansions) throws(InputError) {
         let name = path.joined(separator: ".")
         var type = inheritedType
         for key in format == .tokensStudio ? ["type", "$type"] : ["$type"] {
@@ -347,7 +363,7 @@ public struct TokenSet: Sendable {
         if !segments.isEmpty, !segments.contains(where: { $0.hasPrefix("$") && $0 != "$root" }),
            let t = toValue ? nodeAt(segments) : target.node {
             // A token, or (c → d → e) a `$ref` token whose chain ends at a token: an alias either way.
-            let refToken = !toValue && Self.isBareRef(t) ? try refIsAlias(t, segments) : false
+            let refToken = !toValue && Self.isBareRef(t) ? try refIsAlias(t, segments, cache: &cache) : false
             if t["$value"] != nil || (format == .tokensStudio && Self.isLegacyToken(t)) || refToken {
                 alias = segments.joined(separator: ".")
             }
@@ -369,6 +385,8 @@ public struct TokenSet: Sendable {
         /// Members (not `$` keys) of every expanded group: the same limit as `visited` bounds them,
         /// so a file whose groups multiply is refused before the merges are made, not after.
         var members = 0
+        /// Whether the object with a `$ref` at a path is a token (an alias), by path (`refIsAlias`).
+        var refIsAlias: [String: Bool] = [:]
     }
 
     /// A group expansion asked for: the group's path, and (for a group an `$extends` names, or one
@@ -516,31 +534,74 @@ public struct TokenSet: Sendable {
         let fragment = String(s.dropFirst()).removingPercentEncoding ?? String(s.dropFirst())
         guard fragment.isEmpty || fragment.hasPrefix("/") else { throw error(at, ref, "\"\(s)\" is not a JSON Pointer (\"#/…\")") }
         let segments = fragment.isEmpty ? [] : fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            $0.contains("~") ? $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") : String($0)
         }
-        for i in segments.indices where nodeAt(Array(segments[...i])) == nil {
+        switch walk(segments) {
+        case let .found(node): return (node, segments)
+        case let .missing(i):
             throw error(at, ref, "the JSON Pointer \"\(s)\" points at nothing: \"/\(segments[...i].joined(separator: "/"))\" "
                         + "is not in \(file)")
         }
-        return (nodeAt(segments)!, segments)
     }
 
     /// The node at a path of object keys and array indices in the file as written.
     func nodeAt(_ segments: [String]) -> JSONNode? {
+        if case let .found(node) = walk(segments) { return node }
+        return nil
+    }
+
+    enum Walk {
+        case found(JSONNode)
+        /// The index of the first segment that names nothing.
+        case missing(Int)
+    }
+
+    /// The node at `segments`, or the first of them that names nothing.
+    func walk(_ segments: [String]) -> Walk {
         var node = root
-        for segment in segments {
+        var key = ""
+        for (i, segment) in segments.enumerated() {
             switch node.value {
-            case .object:
-                guard let n = node[segment] else { return nil }
-                node = n
+            case let .object(members):
+                if let index = memberIndex[key] {
+                    guard let at = index[segment] else { return .missing(i) }
+                    node = members[at].value
+                } else {
+                    guard let n = node[segment] else { return .missing(i) }
+                    node = n
+                }
             case let .array(items):
-                guard let k = Int(segment), k >= 0, k < items.count, String(k) == segment else { return nil }
+                guard let k = Int(segment), k >= 0, k < items.count, String(k) == segment else { return .missing(i) }
                 node = items[k]
             default:
-                return nil
+                return .missing(i)
+            }
+            key += "\u{1F}" + segment
+        }
+        return .found(node)
+    }
+
+    /// `memberIndex` for a file: every object of more than 16 members, by path.
+    static func indexMembers(_ root: JSONNode) -> [String: [String: Int]] {
+        var out: [String: [String: Int]] = [:]
+        func visit(_ node: JSONNode, _ key: String) {
+            switch node.value {
+            case let .object(members):
+                if members.count > 16 {
+                    var index: [String: Int] = [:]
+                    index.reserveCapacity(members.count)
+                    for (i, m) in members.enumerated() where index[m.key] == nil { index[m.key] = i }
+                    out[key] = index
+                }
+                for (k, v) in members where v.isContainer { visit(v, key + "\u{1F}" + k) }
+            case let .array(items):
+                for (i, v) in items.enumerated() where v.isContainer { visit(v, key + "\u{1F}" + String(i)) }
+            default:
+                break
             }
         }
-        return node
+        visit(root, "")
+        return out
     }
 
     /// `node` with every `{"$ref": "#/…"}` object inside it replaced by what it points at. What it
@@ -711,6 +772,13 @@ extension JSONNode {
     var isObject: Bool {
         if case .object = value { return true }
         return false
+    }
+
+    var isContainer: Bool {
+        switch value {
+        case .object, .array: return true
+        default: return false
+        }
     }
 }
 
