@@ -21,7 +21,7 @@ enum FuzzTarget: String, CaseIterable {
     var summary: String {
         switch self {
         case .json: "JSONReader.parse (specs, tokens, configs, baselines)"
-        case .spec: "Spec.load: a spec and its token file, split at a line \"--tokens--\""
+        case .spec: "Spec.load: a spec and its token file, split at a line \"--tokens--\"; then that token file alone, each token resolved"
         case .svg: "SVGReferenceCheck.check (the XML parse and the reference rules), then SVGVectorForm (libxml2: the vector output's rewrite)"
         case .png: "Raster(pngData:) (libpng through CGlyphSupport)"
         }
@@ -32,7 +32,10 @@ enum FuzzTarget: String, CaseIterable {
         case .json:
             _ = try? JSONReader.parse(data)
         case .spec:
-            _ = try? Spec.load(path: FuzzSpecSource.specPath, source: FuzzSpecSource(input: data))
+            let source = FuzzSpecSource(input: data)
+            _ = try? Spec.load(path: FuzzSpecSource.specPath, source: source)
+            // The token part read by itself too, every token resolved, whether or not the spec loads.
+            if let tokens = source.tokens { TokenSet.fuzz(tokens) }
         case .svg:
             // A folder that does not exist: the check resolves references against it and reads nothing.
             _ = try? SVGReferenceCheck.check(data: data, file: URL(fileURLWithPath: "/nonexistent-fuzz/image.svg"),

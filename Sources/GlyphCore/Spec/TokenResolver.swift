@@ -14,7 +14,23 @@ public struct TokenResolver: Sendable {
     struct Source: Sendable {
         var root: JSONNode
         var file: String
+        /// The values in `root` (every string, number, object, … counts one): what merging it costs.
+        var values: Int = 0
     }
+
+    /// The values in a JSON tree (each string, number, object, … counts one).
+    static func valueCount(_ node: JSONNode) -> Int {
+        switch node.value {
+        case let .object(members): return members.reduce(1) { $0 + valueCount($1.value) }
+        case let .array(items): return items.reduce(1) { $0 + valueCount($1) }
+        default: return 1
+        }
+    }
+
+    /// The values all the sources of one resolution may hold (a file named twice counts twice):
+    /// `Limits.jsonValues`. Sets that name each other twice over (`a` lists `b` twice, `b` lists `c`
+    /// twice, …) would otherwise make 2^N sources from a small document.
+    public static let valueLimit = Limits.jsonValues
 
     public struct Modifier: Sendable {
         public var name: String
@@ -51,6 +67,17 @@ public struct TokenResolver: Sendable {
         }
         var files = 0
         var fileCache: [String: (root: JSONNode, file: String)] = [:]
+        /// Each set's sources, its `#/sets/…` references expanded, made once.
+        var setCache: [String: (sources: [Source], values: Int)] = [:]
+        /// Each `file.json#/pointer` source's value count, counted once.
+        var valueCache: [String: Int] = [:]
+        /// The values of the sources a list has gathered (`total`): refused past `valueLimit` as soon as it is.
+        func budget(_ total: Int, _ key: String, _ node: JSONNode?) throws(InputError) {
+            guard total <= Self.valueLimit else {
+                throw r.error(key, node, "the token sources listed here hold more than \(Self.valueLimit) values in all (a file or set "
+                              + "named twice counts twice); the limit is \(Self.valueLimit) (docs/limits.md)")
+            }
+        }
 
         /// A `{"$ref": …}` reference object's target string, nil when `node` is not one.
         func reference(_ node: JSONNode, _ key: String) throws(InputError) -> String? {
@@ -80,14 +107,25 @@ public struct TokenResolver: Sendable {
         /// `stack`: the same-document references being followed (a cycle is refused).
         func sources(_ node: JSONNode, _ key: String, stack: [String]) throws(InputError) -> [Source] {
             var out: [Source] = []
+            var total = 0
             for (i, item) in try r.array(node, key).enumerated() {
                 let k = "\(key)[\(i)]"
                 guard case .object = item.value else { throw r.error(k, item, "expected a token source (an object), found \(item.typeName)") }
                 guard let s = try reference(item, k) else {
-                    out.append(Source(root: item, file: file))
+                    out.append(Source(root: item, file: file, values: Self.valueCount(item)))
+                    total += out.last!.values
+                    try budget(total, k, item)
                     continue
                 }
                 if s.hasPrefix("#") {
+                    // A set already expanded is not looked up again (a list of 100,000 references to sets).
+                    let known = "/" + Self.segments(String(s.dropFirst())).joined(separator: "/")
+                    if let hit = setCache[known] {
+                        total += hit.values
+                        try budget(total, "\(k).$ref", item["$ref"])
+                        out += hit.sources
+                        continue
+                    }
                     let (segments, target) = try local(s, item["$ref"]!, k)
                     let path = "/" + segments.joined(separator: "/")
                     guard segments.count == 2, segments[0] == "sets" else {
@@ -99,8 +137,18 @@ public struct TokenResolver: Sendable {
                     if stack.contains(path) {
                         throw r.error("\(k).$ref", item["$ref"], "circular reference: " + (stack + [path]).map { "#\($0)" }.joined(separator: " → "))
                     }
-                    let m = try r.object(target, "sets.\(segments[1])", allowed: ["description", "sources", "$extensions"], required: ["sources"])
-                    out += try sources(m["sources"]!, "sets.\(segments[1]).sources", stack: stack + [path])
+                    let set: (sources: [Source], values: Int)
+                    if let hit = setCache[path] {
+                        set = hit
+                    } else {
+                        let m = try r.object(target, "sets.\(segments[1])", allowed: ["description", "sources", "$extensions"], required: ["sources"])
+                        let expanded = try sources(m["sources"]!, "sets.\(segments[1]).sources", stack: stack + [path])
+                        set = (expanded, expanded.reduce(0) { $0 + $1.values })
+                        setCache[path] = set
+                    }
+                    total += set.values
+                    try budget(total, "\(k).$ref", item["$ref"])
+                    out += set.sources
                     continue
                 }
                 guard !s.contains("://") else {
@@ -135,7 +183,14 @@ public struct TokenResolver: Sendable {
                 guard case .object = target.value else {
                     throw r.error("\(k).$ref", item["$ref"], "\"\(s)\" is \(target.typeName), not a token tree (an object)")
                 }
-                out.append(Source(root: target, file: loaded.file))
+                let values: Int
+                if let hit = valueCache[s] { values = hit } else {
+                    values = Self.valueCount(target)
+                    valueCache[s] = values
+                }
+                out.append(Source(root: target, file: loaded.file, values: values))
+                total += values
+                try budget(total, "\(k).$ref", item["$ref"])
             }
             return out
         }
@@ -242,26 +297,33 @@ public struct TokenResolver: Sendable {
     /// The tokens of one resolution: each modifier in the context `contexts` gives it (all must be
     /// given, and known), the sources merged in resolution order.
     public func tokens(contexts: [String: String]) throws(InputError) -> TokenSet {
-        var merged: [(key: String, value: JSONNode)] = []
-        var files: [String: String] = [:]
-        func add(_ source: Source) {
-            guard case let .object(members) = source.root.value else { return }
-            merged = TokenSet.merge(merged, members)
-            Self.tokenPaths(source.root, []) { files[$0] = source.file }
-        }
+        var chosen: [Source] = []
         for item in order {
             switch item {
-            case let .set(sources): sources.forEach(add)
+            case let .set(sources): chosen += sources
             case let .modifier(name):
                 let m = modifiers.first { $0.name == name }!
                 guard let c = contexts[name], let sources = m.sources[c] else {
                     throw InputError(file: file, message: "modifier \"\(name)\" has no context chosen")
                 }
-                sources.forEach(add)
+                chosen += sources
             }
         }
-        let root = JSONNode(value: .object(merged), line: 1, column: 1)
-        return try TokenSet(file: file, root: root, format: format, nodeLimit: Limits.jsonValues, sourceFiles: files)
+        let values = chosen.reduce(0) { $0 + $1.values }
+        guard values <= Self.valueLimit else {
+            throw InputError(file: file, message: "the token sources of this resolution (\(contexts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))) "
+                             + "hold more than \(Self.valueLimit) values in all; the limit is \(Self.valueLimit) (docs/limits.md)")
+        }
+        // Merged in place (a tree of dictionaries), so each source costs its own size, not the size of
+        // what was merged before it.
+        let merged = MergeTree(line: 1, column: 1)
+        var files: [String: String] = [:]
+        for source in chosen {
+            guard case let .object(members) = source.root.value else { continue }
+            merged.merge(members)
+            Self.tokenPaths(source.root, []) { files[$0] = source.file }
+        }
+        return try TokenSet(file: file, root: merged.node, format: format, nodeLimit: Limits.jsonValues, sourceFiles: files)
     }
 
     /// Every token path in a tree (objects with `$value`, or legacy `value`), for the file map.
@@ -272,5 +334,87 @@ public struct TokenResolver: Sendable {
             return
         }
         for (k, v) in members where !k.hasPrefix("$") { tokenPaths(v, path + [k], found) }
+    }
+}
+
+/// Token trees merged one over another as `TokenSet.merge` merges two (a member of the same name
+/// replaces the earlier one whole, unless both are groups, which merge), but in place: merging a
+/// source costs its size, however much was merged before it.
+private final class MergeTree {
+    enum Entry {
+        case node(JSONNode)
+        case tree(MergeTree)
+    }
+    var keys: [String] = []
+    var entries: [String: Entry] = [:]
+    var line: Int
+    var column: Int
+
+    init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    convenience init(_ node: JSONNode) {
+        self.init(line: node.line, column: node.column)
+        if case let .object(members) = node.value {
+            for (k, v) in members where entries[k] == nil {
+                keys.append(k)
+                entries[k] = .node(v)
+            }
+        }
+    }
+
+    /// Whether a node may merge with a group under `key` (`TokenSet.merge`'s test).
+    static func isGroup(_ node: JSONNode, _ key: String) -> Bool {
+        guard case .object = node.value, node["$value"] == nil, !key.hasPrefix("$") else { return false }
+        return !TokenSet.isLegacyToken(node)
+    }
+
+    /// The merged group reads as a Tokens Studio legacy token (its `value` and `type`): only those
+    /// members are looked at, as `TokenSet.isLegacyToken` does.
+    var isLegacyToken: Bool {
+        guard let value = entries["value"] else { return false }
+        var probe: [(key: String, value: JSONNode)] = [("value", Self.node(value))]
+        if let type = entries["type"] { probe.append(("type", Self.node(type))) }
+        return TokenSet.isLegacyToken(JSONNode(value: .object(probe), line: line, column: column))
+    }
+
+    static func node(_ entry: Entry) -> JSONNode {
+        switch entry {
+        case let .node(n): return n
+        case let .tree(t): return t.node
+        }
+    }
+
+    func merge(_ members: [(key: String, value: JSONNode)]) {
+        for (key, value) in members {
+            guard let existing = entries[key] else {
+                keys.append(key)
+                entries[key] = .node(value)
+                continue
+            }
+            guard case let .object(local) = value.value, Self.isGroup(value, key) else {
+                entries[key] = .node(value)
+                continue
+            }
+            let tree: MergeTree
+            switch existing {
+            case let .tree(t) where !t.isLegacyToken:
+                tree = t
+            case let .node(old) where Self.isGroup(old, key):
+                tree = MergeTree(old)
+            default:
+                entries[key] = .node(value)
+                continue
+            }
+            tree.merge(local)
+            (tree.line, tree.column) = (value.line, value.column)
+            entries[key] = .tree(tree)
+        }
+    }
+
+    var node: JSONNode {
+        JSONNode(value: .object(keys.map { ($0, Self.node(entries[$0]!)) }), line: line, column: column)
     }
 }

@@ -320,7 +320,7 @@ extension TokenSet {
     /// The last token's value with its JSON Pointers resolved.
     func valueNode(_ token: Token, origin: InputError) throws(InputError) -> JSONNode {
         do { return try resolvingPointers(token.value, at: token.path.split(separator: ".").map(String.init)) } catch {
-            throw fail(origin, "token \(token.path): \(error.message)")
+            throw fail(origin, "token \(token.path) in \(file(of: token.path)):\(token.line): \(error.message)")
         }
     }
 

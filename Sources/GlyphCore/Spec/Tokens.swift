@@ -67,6 +67,10 @@ public struct TokenSet: Sendable {
     public private(set) var studioThemes: [StudioTheme] = []
     /// The file as parsed (for JSON Pointers).
     let root: JSONNode
+    /// The members' positions of each large object of the file (more than 16 members), by its path
+    /// (each name after U+001F): a JSON Pointer into a group of 20,000 tokens is found in constant
+    /// time, not by reading the group.
+    let memberIndex: [String: [String: Int]]
     /// For the tokens of a resolver file (`TokenResolver`): the file each token was written in, by
     /// path (the last source that declared it); empty for a token file read alone.
     public internal(set) var sourceFiles: [String: String] = [:]
@@ -85,6 +89,7 @@ public struct TokenSet: Sendable {
     init(file: String, root: JSONNode, format: Format, nodeLimit: Int, sourceFiles: [String: String] = [:]) throws(InputError) {
         self.file = file
         self.root = root
+        self.memberIndex = Self.indexMembers(root)
         self.sourceFiles = sourceFiles
         self.nodeLimit = nodeLimit
         switch format {
@@ -106,7 +111,7 @@ public struct TokenSet: Sendable {
             sets = order.filter(names.contains) + names.filter { !order.contains($0) }
             if let themes = root["$themes"] { studioThemes = try Self.studioThemes(themes, sets: sets, file: file) }
         }
-        var cache: [String: [(key: String, value: JSONNode)]] = [:]
+        var cache = Expansions()
         try collect(root, path: [], inheritedType: nil, deprecated: nil, cache: &cache)
     }
 
@@ -215,7 +220,7 @@ public struct TokenSet: Sendable {
         + "(or leave \"tokensFormat\" out to detect it)"
 
     private mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, deprecated: String?,
-                                  cache: inout [String: [(key: String, value: JSONNode)]]) throws(InputError) {
+                                  cache: inout Expansions) throws(InputError) {
         visited += 1
         guard visited <= nodeLimit else {
             throw error(path, node, "the token file expands (through \"$extends\") to more than \(nodeLimit) "
@@ -224,8 +229,13 @@ public struct TokenSet: Sendable {
         guard case .object = node.value else {
             throw error(path, node, "expected a token or a group (an object), found \(node.typeName)")
         }
-        if !path.isEmpty, try isToken(node, path) {
-            try addToken(node, path: path, inheritedType: inheritedType, deprecated: deprecated)
+        // Groups that extend each other's subgroups (a.s extends b, b.t extends a) nest without end.
+        guard path.count <= Limits.jsonDepth else {
+            throw error(path, node, "groups nested more than \(Limits.jsonDepth) deep (through \"$extends\"; a cycle?); "
+                        + "the limit is \(Limits.jsonDepth) (docs/limits.md)")
+        }
+        if !path.isEmpty, try isToken(node, path, cache: &cache) {
+            try addToken(node, path: path, inheritedType: inheritedType, deprecated: deprecated, cache: &cache)
             return
         }
         if format == .dtcg, !path.isEmpty, Self.isLegacyToken(node) {
@@ -236,7 +246,7 @@ public struct TokenSet: Sendable {
         groups.insert(path.joined(separator: "."))
         // The group's members with what `$extends` brings: the extended group's own `$type` and
         // `$deprecated` too (its own win).
-        let merged = try members(of: node, path, cache: &cache)
+        let merged = try expanded(path, cache: &cache).members
         let group = JSONNode(value: .object(merged), line: node.line, column: node.column)
         var type = inheritedType
         if let t = group["$type"] {
@@ -250,11 +260,11 @@ public struct TokenSet: Sendable {
                         || (format == .tokensStudio && Self.isLegacyToken(child)) else {
                     throw error(path + [key], child, "\"$root\" is the group's root token: an object with \"$value\"")
                 }
-                try addToken(child, path: path + [key], inheritedType: type, deprecated: groupDeprecated)
+                try addToken(child, path: path + [key], inheritedType: type, deprecated: groupDeprecated, cache: &cache)
                 continue
             }
             if key.hasPrefix("$") { continue }
-            if key.contains(".") || key.contains("{") || key.contains("}") {
+            if key.utf8.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
                 throw error(path + [key], child, "token and group names may not contain '.', '{' or '}'")
             }
             try collect(child, path: path + [key], inheritedType: type, deprecated: groupDeprecated, cache: &cache)
@@ -263,14 +273,47 @@ public struct TokenSet: Sendable {
 
     /// Whether an object is a token: it has `$value`, or a token-level `$ref` (one that does not
     /// name a group), or (Tokens Studio) the legacy `value`.
-    private func isToken(_ node: JSONNode, _ path: [String]) throws(InputError) -> Bool {
+    private func isToken(_ node: JSONNode, _ path: [String], cache: inout Expansions) throws(InputError) -> Bool {
         if node["$value"] != nil { return true }
         if format == .tokensStudio && Self.isLegacyToken(node) { return true }
-        if let ref = node["$ref"] {
-            let target = try pointer(ref, at: path)
-            return !isGroup(target.node, target.segments)
-        }
+        if node["$ref"] != nil { return try refIsAlias(node, path, cache: &cache) }
         return false
+    }
+
+    /// Whether an object with a `$ref` is a token (an alias of what the pointer names) rather than a
+    /// group extending a group: it is a token unless the pointer chain ends at a group. A `$ref`
+    /// object without members of its own (`{"$ref": "#/x/d"}`) that names another such object is
+    /// followed (c → d → e): the chain ends at a token, a value, or a group; a chain that comes back
+    /// to itself is an alias cycle (reported where a spec uses it), not a group.
+    /// Each answer is kept for every object on the chain (`cache.refIsAlias`), so a chain of N such
+    /// tokens is walked once, not N times.
+    private func refIsAlias(_ node: JSONNode, _ path: [String], cache: inout Expansions) throws(InputError) -> Bool {
+        var current = node
+        var at = path
+        // Keyed by the path's names joined with a character no name in a valid file holds ('.' may be
+        // in a name the reader has not refused yet).
+        var walked = [path.joined(separator: "\u{1F}")]
+        var seen = Set(walked)
+        var answer = false
+        while let ref = current["$ref"] {
+            if let known = cache.refIsAlias[walked.last!] { answer = known; break }
+            let target = try pointer(ref, at: at)
+            guard isGroup(target.node, target.segments) else { answer = true; break }
+            guard Self.isBareRef(target.node) else { answer = false; break }
+            let name = target.segments.joined(separator: "\u{1F}")
+            guard seen.insert(name).inserted else { answer = true; break }
+            walked.append(name)
+            (current, at) = (target.node, target.segments)
+        }
+        for name in walked { cache.refIsAlias[name] = answer }
+        return answer
+    }
+
+    /// An object that is only a `$ref` (and `$`-keys a token may carry, but no `$extends` and no
+    /// members): a token-level `$ref` when its chain ends at a token.
+    static func isBareRef(_ node: JSONNode) -> Bool {
+        guard case let .object(members) = node.value, node["$ref"] != nil, node["$extends"] == nil else { return false }
+        return !members.contains { !$0.key.hasPrefix("$") || $0.key == "$root" }
     }
 
     /// A JSON node names a group when it is an object without `$value` outside any value.
@@ -288,7 +331,8 @@ public struct TokenSet: Sendable {
         }
     }
 
-    private mutating func addToken(_ node: JSONNode, path: [String], inheritedType: String?, deprecated: String?) throws(InputError) {
+    private mutating func addToken(_ node: JSONNode, path: [String], inheritedType: String?, deprecated: String?,
+                                   cache: inout Expansions) throws(InputError) {
         let name = path.joined(separator: ".")
         var type = inheritedType
         for key in format == .tokensStudio ? ["type", "$type"] : ["$type"] {
@@ -317,9 +361,12 @@ public struct TokenSet: Sendable {
         if toValue { segments.removeLast() }
         var alias: String?
         if !segments.isEmpty, !segments.contains(where: { $0.hasPrefix("$") && $0 != "$root" }),
-           let t = toValue ? nodeAt(segments) : target.node,
-           t["$value"] != nil || (format == .tokensStudio && Self.isLegacyToken(t)) {
-            alias = segments.joined(separator: ".")
+           let t = toValue ? nodeAt(segments) : target.node {
+            // A token, or (c → d → e) a `$ref` token whose chain ends at a token: an alias either way.
+            let refToken = !toValue && Self.isBareRef(t) ? try refIsAlias(t, segments, cache: &cache) : false
+            if t["$value"] != nil || (format == .tokensStudio && Self.isLegacyToken(t)) || refToken {
+                alias = segments.joined(separator: ".")
+            }
         }
         tokens[name] = Token(path: name, type: type, value: alias == nil ? target.node : ref, aliasOf: alias,
                              deprecated: dep, modify: modify)
@@ -327,67 +374,139 @@ public struct TokenSet: Sendable {
 
     // MARK: Groups: `$extends` (and a group-level `$ref`)
 
-    /// A group's members with `$extends` (or a group `$ref`) applied: the extended group's members,
-    /// deep-merged with the group's own (same path: the local one wins; groups on both sides merge).
-    private func members(of node: JSONNode, _ path: [String], stack: [String] = [],
-                         cache: inout [String: [(key: String, value: JSONNode)]]) throws(InputError) -> [(key: String, value: JSONNode)] {
-        guard case let .object(local) = node.value else { return [] }
+    /// The groups expanded so far, by path: each group's members with `$extends` applied, computed
+    /// once (a chain of N groups costs N merges, not N²), with an index by member name.
+    struct Expansions {
+        struct Group {
+            var members: [(key: String, value: JSONNode)]
+            var index: [String: Int]
+        }
+        var groups: [String: Group] = [:]
+        /// Members (not `$` keys) of every expanded group: the same limit as `visited` bounds them,
+        /// so a file whose groups multiply is refused before the merges are made, not after.
+        var members = 0
+        /// Whether the object with a `$ref` at a path is a token (an alias), by path (`refIsAlias`).
+        var refIsAlias: [String: Bool] = [:]
+    }
+
+    /// A group expansion asked for: the group's path, and (for a group an `$extends` names, or one
+    /// on the way to it) the `$extends` that asked, which errors name.
+    private struct Request {
+        var path: [String]
+        var name: String
+        var origin: (at: [String], node: JSONNode?, target: String)?
+    }
+
+    /// The members of the group at `path` with `$extends` (or a group `$ref`) applied: the extended
+    /// group's members, deep-merged with the group's own (same path: the local one wins; groups on
+    /// both sides merge). A group's path is read in the expanded tree (its parent expanded first),
+    /// so an `$extends` may name a group another `$extends` brings. Each group is expanded once
+    /// (`cache`); the groups being expanded are kept on an explicit stack (a chain of 20,000 groups
+    /// does not recurse 20,000 deep) and in a set (a cycle is found in constant time per step).
+    private func expanded(_ path: [String], cache: inout Expansions) throws(InputError) -> Expansions.Group {
         let name = path.joined(separator: ".")
-        if stack.contains(name), node["$extends"] != nil || node["$ref"] != nil {
-            throw error(path, node, "circular group extension: \((stack + [name]).map { "{\($0)}" }.joined(separator: " → "))")
+        if let hit = cache.groups[name] { return hit }
+        var stack = [Request(path: path, name: name, origin: nil)]
+        var onStack: Set<String> = [name]
+        func circular(_ at: [String], _ node: JSONNode?, to target: String) -> InputError {
+            // The groups on the stack from the target on; a group that extends itself or a group it is
+            // in (not on the stack): that group, then the target.
+            let from = stack.firstIndex { $0.name == target } ?? stack.index(before: stack.endIndex)
+            let names = stack[from...].map(\.name) + [target]
+            // One short line however long the cycle: its first three and last two steps.
+            let shown = names.count <= 6 ? ": " + names.map { "{\($0)}" }.joined(separator: " → ")
+                : " of \(names.count - 1) groups: " + names.prefix(3).map { "{\($0)}" }.joined(separator: " → ") + " → … → "
+                    + names.suffix(2).map { "{\($0)}" }.joined(separator: " → ")
+            return error(at, node, "circular group extension\(shown)")
         }
-        var base: [(key: String, value: JSONNode)] = []
-        var target: [String]?
-        var via = ""
-        if let ext = node["$extends"] {
-            guard case let .string(s) = ext.value, let alias = Self.aliasPath(s) else {
-                throw error(path + ["$extends"], ext, "expected a group reference \"{group}\", found \(ext.typeName == "a string" ? "\"\(ext.value.stringValue ?? "")\"" : ext.typeName)")
-            }
-            target = alias.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            via = "$extends"
-        } else if let ref = node["$ref"] {
-            target = try pointer(ref, at: path).segments
-            via = "$ref"
+        func missing(_ request: Request, _ why: String) -> InputError {
+            guard let o = request.origin else { return error(request.path, nil, "{\(request.name)} \(why)") }
+            return error(o.at, o.node, "\(o.at.last ?? "$extends") names {\(o.target)}, \(why)")
         }
-        if let target {
-            let targetName = target.joined(separator: ".")
-            if stack.contains(targetName) || targetName == name || name.hasPrefix(targetName + ".") || targetName.isEmpty {
-                throw error(path + [via], node[via], "circular group extension: \((stack + [name, targetName]).map { "{\($0)}" }.joined(separator: " → "))")
+        while let request = stack.last {
+            if cache.groups[request.name] != nil {
+                stack.removeLast()
+                onStack.remove(request.name)
+                continue
             }
-            if let hit = cache[targetName] {
-                base = hit
+            // The group as its parent (expanded) holds it.
+            let node: JSONNode
+            if request.path.isEmpty {
+                node = root
             } else {
-                base = try groupMembers(at: target, from: path + [via], node[via], stack: stack + [name], cache: &cache)
-                cache[targetName] = base
+                let parentPath = Array(request.path.dropLast())
+                let parentName = parentPath.joined(separator: ".")
+                guard let parent = cache.groups[parentName] else {
+                    if onStack.contains(parentName) {
+                        let o = stack.last { $0.origin != nil }?.origin
+                        throw circular(o?.at ?? request.path, o?.node, to: parentName)
+                    }
+                    stack.append(Request(path: parentPath, name: parentName, origin: request.origin))
+                    onStack.insert(parentName)
+                    continue
+                }
+                guard let i = parent.index[request.path.last!] else { throw missing(request, "which is not in \(file)") }
+                node = parent.members[i].value
+                guard isGroup(node, request.path) else {
+                    throw missing(request, "which is a token; a group can only extend a group")
+                }
             }
+            guard case let .object(local) = node.value else { throw missing(request, "which is not a group") }
+            var target: [String]?
+            var via = ""
+            if let ext = node["$extends"] {
+                guard case let .string(s) = ext.value, let alias = Self.aliasPath(s) else {
+                    throw error(request.path + ["$extends"], ext, "expected a group reference \"{group}\", found \(ext.typeName == "a string" ? "\"\(ext.value.stringValue ?? "")\"" : ext.typeName)")
+                }
+                target = alias.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+                via = "$extends"
+            } else if let ref = node["$ref"] {
+                target = try pointer(ref, at: request.path).segments
+                via = "$ref"
+            }
+            var base: [(key: String, value: JSONNode)] = []
+            if let target {
+                let targetName = target.joined(separator: ".")
+                if targetName.isEmpty || targetName == request.name || request.name.hasPrefix(targetName + ".") {
+                    throw circular(request.path + [via], node[via], to: targetName)
+                }
+                if let hit = cache.groups[targetName] {
+                    base = hit.members
+                } else if onStack.contains(targetName) {
+                    throw circular(request.path + [via], node[via], to: targetName)
+                } else {
+                    stack.append(Request(path: target, name: targetName, origin: (request.path + [via], node[via], targetName)))
+                    onStack.insert(targetName)
+                    continue
+                }
+            }
+            let members = Self.merge(base, local.filter { $0.key != "$extends" && !(target != nil && via == "$ref" && $0.key == "$ref") })
+            var index: [String: Int] = [:]
+            index.reserveCapacity(members.count)
+            for (i, m) in members.enumerated() where index[m.key] == nil {
+                index[m.key] = i
+                if !m.key.hasPrefix("$") { cache.members += 1 }
+            }
+            guard cache.members <= nodeLimit else {
+                throw error(request.path, node, "the token file expands (through \"$extends\") to more than \(nodeLimit) "
+                            + "tokens and groups; the limit is \(nodeLimit) (docs/limits.md)")
+            }
+            cache.groups[request.name] = Expansions.Group(members: members, index: index)
+            stack.removeLast()
+            onStack.remove(request.name)
         }
-        return Self.merge(base, local.filter { $0.key != "$extends" && !(target != nil && via == "$ref" && $0.key == "$ref") })
+        return cache.groups[name]!
     }
 
-    /// The members of the group at `target` (every group on the way expanded).
-    private func groupMembers(at target: [String], from path: [String], _ refNode: JSONNode?, stack: [String],
-                              cache: inout [String: [(key: String, value: JSONNode)]]) throws(InputError) -> [(key: String, value: JSONNode)] {
-        var members = try members(of: root, [], stack: stack, cache: &cache)
-        var walked: [String] = []
-        for segment in target {
-            walked.append(segment)
-            guard let child = members.first(where: { $0.key == segment })?.value else {
-                throw error(path, refNode, "\(path.last ?? "$extends") names {\(target.joined(separator: "."))}, which is not in \(file)")
-            }
-            if !isGroup(child, walked) {
-                throw error(path, refNode, "\(path.last ?? "$extends") names {\(target.joined(separator: "."))}, which is a token; "
-                            + "a group can only extend a group")
-            }
-            members = try self.members(of: child, walked, stack: stack, cache: &cache)
-        }
-        return members
-    }
-
-    /// Deep merge: `local` over `base`.
+    /// Deep merge: `local` over `base` (a member found through a dictionary: linear in both sizes).
     static func merge(_ base: [(key: String, value: JSONNode)], _ local: [(key: String, value: JSONNode)]) -> [(key: String, value: JSONNode)] {
+        if base.isEmpty { return local }
         var out = base
+        var index: [String: Int] = [:]
+        index.reserveCapacity(out.count + local.count)
+        for (i, m) in out.enumerated() where index[m.key] == nil { index[m.key] = i }
         for (key, value) in local {
-            if let i = out.firstIndex(where: { $0.key == key }) {
+            if let i = index[key] {
                 let old = out[i].value
                 if case let .object(a) = old.value, case let .object(b) = value.value, old["$value"] == nil, value["$value"] == nil,
                    !isLegacyToken(old), !isLegacyToken(value), !key.hasPrefix("$") {
@@ -396,6 +515,7 @@ public struct TokenSet: Sendable {
                     out[i].value = value
                 }
             } else {
+                index[key] = out.count
                 out.append((key, value))
             }
         }
@@ -414,53 +534,158 @@ public struct TokenSet: Sendable {
         let fragment = String(s.dropFirst()).removingPercentEncoding ?? String(s.dropFirst())
         guard fragment.isEmpty || fragment.hasPrefix("/") else { throw error(at, ref, "\"\(s)\" is not a JSON Pointer (\"#/…\")") }
         let segments = fragment.isEmpty ? [] : fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            $0.contains("~") ? $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") : String($0)
         }
-        for i in segments.indices where nodeAt(Array(segments[...i])) == nil {
+        switch walk(segments) {
+        case let .found(node): return (node, segments)
+        case let .missing(i):
             throw error(at, ref, "the JSON Pointer \"\(s)\" points at nothing: \"/\(segments[...i].joined(separator: "/"))\" "
                         + "is not in \(file)")
         }
-        return (nodeAt(segments)!, segments)
     }
 
     /// The node at a path of object keys and array indices in the file as written.
     func nodeAt(_ segments: [String]) -> JSONNode? {
-        var node = root
-        for segment in segments {
-            switch node.value {
-            case .object:
-                guard let n = node[segment] else { return nil }
-                node = n
-            case let .array(items):
-                guard let k = Int(segment), k >= 0, k < items.count, String(k) == segment else { return nil }
-                node = items[k]
-            default:
-                return nil
-            }
-        }
-        return node
+        if case let .found(node) = walk(segments) { return node }
+        return nil
     }
 
-    /// `node` with every `{"$ref": "#/…"}` object inside it replaced by what it points at.
-    func resolvingPointers(_ node: JSONNode, at path: [String], depth: Int = 0) throws(InputError) -> JSONNode {
-        guard depth < Limits.jsonDepth else {
-            throw error(path, node, "JSON Pointers nested more than \(Limits.jsonDepth) deep (a cycle?)")
-        }
-        switch node.value {
-        case let .object(members):
-            if members.count == 1, let ref = node["$ref"] {
-                return try resolvingPointers(pointer(ref, at: path).node, at: path, depth: depth + 1)
+    enum Walk {
+        case found(JSONNode)
+        /// The index of the first segment that names nothing.
+        case missing(Int)
+    }
+
+    /// The node at `segments`, or the first of them that names nothing.
+    func walk(_ segments: [String]) -> Walk {
+        var node = root
+        var key = ""
+        for (i, segment) in segments.enumerated() {
+            switch node.value {
+            case let .object(members):
+                if let index = memberIndex[key] {
+                    guard let at = index[segment] else { return .missing(i) }
+                    node = members[at].value
+                } else {
+                    guard let n = node[segment] else { return .missing(i) }
+                    node = n
+                }
+            case let .array(items):
+                guard let k = Int(segment), k >= 0, k < items.count, String(k) == segment else { return .missing(i) }
+                node = items[k]
+            default:
+                return .missing(i)
             }
-            var out: [(key: String, value: JSONNode)] = []
-            for (k, v) in members { out.append((k, try resolvingPointers(v, at: path, depth: depth + 1))) }
-            return JSONNode(value: .object(out), line: node.line, column: node.column)
-        case let .array(items):
-            var out: [JSONNode] = []
-            for v in items { out.append(try resolvingPointers(v, at: path, depth: depth + 1)) }
-            return JSONNode(value: .array(out), line: node.line, column: node.column)
-        default:
-            return node
+            key += "\u{1F}" + segment
         }
+        return .found(node)
+    }
+
+    /// `memberIndex` for a file: every object of more than 16 members, by path.
+    static func indexMembers(_ root: JSONNode) -> [String: [String: Int]] {
+        var out: [String: [String: Int]] = [:]
+        func visit(_ node: JSONNode, _ key: String) {
+            switch node.value {
+            case let .object(members):
+                if members.count > 16 {
+                    var index: [String: Int] = [:]
+                    index.reserveCapacity(members.count)
+                    for (i, m) in members.enumerated() where index[m.key] == nil { index[m.key] = i }
+                    out[key] = index
+                }
+                for (k, v) in members where v.isContainer { visit(v, key + "\u{1F}" + k) }
+            case let .array(items):
+                for (i, v) in items.enumerated() where v.isContainer { visit(v, key + "\u{1F}" + String(i)) }
+            default:
+                break
+            }
+        }
+        visit(root, "")
+        return out
+    }
+
+    /// `node` with every `{"$ref": "#/…"}` object inside it replaced by what it points at. What it
+    /// becomes is measured first, each pointer's target once (a pointer names the same node wherever
+    /// it is written), so a value whose pointers fan out (an array of two pointers to an array of two
+    /// pointers to …: 2^N values from a 2 KB file) is refused at once, in time linear in the file:
+    /// at most `limit` values (`Limits.jsonValues`) are built, nested at most `Limits.jsonDepth` deep.
+    func resolvingPointers(_ node: JSONNode, at path: [String], limit: Int = Limits.jsonValues) throws(InputError) -> JSONNode {
+        var measured: [String: (count: Int, depth: Int)] = [:]
+        var following: Set<String> = []
+        var targets: [String: JSONNode] = [:]
+        func pointerString(_ ref: JSONNode) -> String? { ref.value.stringValue }
+        func target(_ ref: JSONNode) throws(InputError) -> JSONNode {
+            if let key = pointerString(ref), let hit = targets[key] { return hit }
+            let t = try pointer(ref, at: path).node
+            if let key = pointerString(ref) { targets[key] = t }
+            return t
+        }
+        /// The values `n` becomes and how deep they nest (a count past `limit` stops at `limit + 1`).
+        func measure(_ n: JSONNode, _ depth: Int) throws(InputError) -> (count: Int, depth: Int) {
+            guard depth < Limits.jsonDepth else {
+                throw error(path, n, "JSON Pointers nested more than \(Limits.jsonDepth) deep; the limit is \(Limits.jsonDepth) (docs/limits.md)")
+            }
+            switch n.value {
+            case let .object(members):
+                if members.count == 1, let ref = n["$ref"] {
+                    let key = pointerString(ref) ?? ""
+                    if let hit = measured[key] { return hit }
+                    guard following.insert(key).inserted else {
+                        throw error(path, ref, "the JSON Pointer \"\(key)\" leads back to itself (a cycle of JSON Pointers)")
+                    }
+                    let inner = try measure(target(ref), depth + 1)
+                    following.remove(key)
+                    let result = (inner.count, inner.depth + 1)
+                    measured[key] = result
+                    return result
+                }
+                var count = 1, deepest = 0
+                for (_, v) in members {
+                    let m = try measure(v, depth + 1)
+                    count = min(count + m.count, limit + 1)
+                    deepest = max(deepest, m.depth + 1)
+                    if count > limit { break }
+                }
+                return (count, deepest)
+            case let .array(items):
+                var count = 1, deepest = 0
+                for v in items {
+                    let m = try measure(v, depth + 1)
+                    count = min(count + m.count, limit + 1)
+                    deepest = max(deepest, m.depth + 1)
+                    if count > limit { break }
+                }
+                return (count, deepest)
+            default:
+                return (1, 0)
+            }
+        }
+        let size = try measure(node, 0)
+        guard size.count <= limit else {
+            throw error(path, node, "its JSON Pointers (\"$ref\") expand to more than \(limit) values; the limit is \(limit) "
+                        + "(docs/limits.md)")
+        }
+        guard size.depth < Limits.jsonDepth else {
+            throw error(path, node, "JSON Pointers nested more than \(Limits.jsonDepth) deep; the limit is \(Limits.jsonDepth) (docs/limits.md)")
+        }
+        func build(_ n: JSONNode) throws(InputError) -> JSONNode {
+            switch n.value {
+            case let .object(members):
+                if members.count == 1, let ref = n["$ref"] { return try build(target(ref)) }
+                var out: [(key: String, value: JSONNode)] = []
+                out.reserveCapacity(members.count)
+                for (k, v) in members { out.append((k, try build(v))) }
+                return JSONNode(value: .object(out), line: n.line, column: n.column)
+            case let .array(items):
+                var out: [JSONNode] = []
+                out.reserveCapacity(items.count)
+                for v in items { out.append(try build(v)) }
+                return JSONNode(value: .array(out), line: n.line, column: n.column)
+            default:
+                return n
+            }
+        }
+        return try build(node)
     }
 
     // MARK: References
@@ -547,6 +772,13 @@ extension JSONNode {
     var isObject: Bool {
         if case .object = value { return true }
         return false
+    }
+
+    var isContainer: Bool {
+        switch value {
+        case .object, .array: return true
+        default: return false
+        }
     }
 }
 
