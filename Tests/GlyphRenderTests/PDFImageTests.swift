@@ -219,6 +219,18 @@ struct PDFImageTests {
         return (worst, count)
     }
 
+    @Test("a PDF encrypted with an empty user password (poppler opens it) is refused: the pre-scan cannot read its streams")
+    func encryptedOpenable() throws {
+        let f = TempFolder()
+        ImageAssetTests.imageSet(f, "off", ImageAssetTests.grey)
+        f.write("on.pdf", try Data(contentsOf: TestPaths.fixture("pdf/encrypted-empty-user-password.pdf")))
+        let e = try #require(failure(Self.spec(on: "on.pdf", off: "A.xcassets/off.imageset"), f))
+        #expect(e.keyPath == "images.on" && e.message == "\(f.url.path)/on.pdf: the PDF is encrypted; glyphaudit cannot bound the "
+                + "work of drawing an encrypted PDF (save it without encryption)", "\(e)")
+        // The scan finds the /Encrypt dictionary in the trailer and reads no stream.
+        #expect(try PDFScan.check(try Data(contentsOf: TestPaths.fixture("pdf/encrypted-empty-user-password.pdf"))).encrypted)
+    }
+
     @Test("every built-in preset's PDF export passes the PDF pre-scan, far inside its limits")
     func exportsPassPreScan() throws {
         let specs = try ["swiftui-checkbox", "swiftui-switch", "design-system-checkbox", "rvs-checkbox"].map { try Presets.load($0) }
