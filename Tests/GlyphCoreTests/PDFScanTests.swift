@@ -211,6 +211,21 @@ struct PDFScanTests {
         #expect(try Self.measures(Data(e.utf8)).encrypted)
     }
 
+    @Test("the scan itself stays linear: overlapping objects, references to references defined many times")
+    func linear() throws {
+        let start = ContinuousClock.now
+        // Each `1 0 obj (` opens a string that runs to the end of the file: 200,000 objects of 1.8 MB
+        // each would be 360 GB read.
+        let overlapping = Data(("%PDF-1.4\n" + String(repeating: "1 0 obj (", count: 200_000)).utf8)
+        #expect(Self.refusal(overlapping) == "its objects overlap one another; glyphaudit cannot bound the work of drawing it")
+        // Objects 5 and 6 refer to each other, each defined 300 times: followed once each.
+        let cycle = (0..<300).map { _ in "5 0 obj 6 0 R endobj 6 0 obj 5 0 R endobj\n" }.joined()
+        var pdf = MiniPDF.page(content: "/X Do /Y Do", resources: "5 0 R")
+        pdf += Data(cycle.utf8)
+        #expect(try Self.measures(pdf).draws == 2)
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
     @Test("an image set's PDF rasterised: its bitmap against the PNG limits before it is made")
     func rasterPixels() {
         // Page size × scale, rounded up to whole pixels.

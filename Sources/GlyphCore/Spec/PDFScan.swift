@@ -302,7 +302,9 @@ private struct Scanner {
         // Trailers (classic and repaired) with an /Encrypt dictionary: the streams are not readable.
         for t in Self.positions(of: "trailer", in: b) {
             var lex = PDFLexer(b, from: t + 7)
-            if case .dict(let d) = try lex.value(lex.next()), d["Encrypt"] != nil {
+            let value = try lex.value(lex.next())
+            try charge(lex.i - t)
+            if case .dict(let d) = value, d["Encrypt"] != nil {
                 measures.encrypted = true
                 return
             }
@@ -335,6 +337,18 @@ private struct Scanner {
 
     // MARK: Objects
 
+    /// Bytes parsed so far, at most 4 times the file and twice what was decoded (object streams):
+    /// objects inside objects (`1 0 obj ( 1 0 obj ( …`), or an object stream's offsets all pointing at
+    /// one long array, would be read again and again.
+    var parsed = 0
+
+    mutating func charge(_ n: Int) throws(PDFScan.Refusal) {
+        parsed += n
+        if parsed > 4 * b.count + 2 * measures.decodedBytes + (1 << 16) {
+            throw PDFScan.Refusal("its objects overlap one another; glyphaudit cannot bound the work of drawing it")
+        }
+    }
+
     mutating func add(_ o: PDFObject) {
         byNumber[o.num, default: []].append(objects.count)
         objects.append(o)
@@ -343,7 +357,6 @@ private struct Scanner {
     /// Every `N G obj` in the file: digits, white space, digits, white space, `obj`.
     mutating func findObjects() throws(PDFScan.Refusal) {
         let ends = Self.positions(of: "endstream", in: b)
-        var tokens = 0
         for at in Self.positions(of: "obj", in: b) {
             if at + 3 < b.count && PDFLexer.isRegular(b[at + 3]) { continue }
             var k = at - 1
@@ -359,11 +372,7 @@ private struct Scanner {
             let num = Int(String(decoding: b[(k + 1)...numEnd], as: UTF8.self)) ?? -1
             var lex = PDFLexer(b, from: at + 3)
             let value = try lex.value(lex.next())
-            tokens += lex.i - at
-            // Objects inside objects (`1 0 obj [ 1 0 obj [ …`) would be read again and again.
-            if tokens > 8 * b.count + (1 << 20) {
-                throw PDFScan.Refusal("its objects overlap one another; glyphaudit cannot bound the work of drawing it")
-            }
+            try charge(lex.i - at)
             var data: Range<Int>?
             if case .dict = value {
                 let save = lex.i
@@ -403,17 +412,24 @@ private struct Scanner {
                 guard case .int(let num) = header.next(), case .int(let offset) = header.next() else { break }
                 guard offset >= 0, first + offset < content.count else { continue }
                 var lex = PDFLexer(content, from: first + offset)
-                add(PDFObject(num: num, value: try lex.value(lex.next()), data: nil))
+                let value = try lex.value(lex.next())
+                try charge(lex.i - first - offset)
+                add(PDFObject(num: num, value: value, data: nil))
             }
         }
     }
 
-    /// The values a value stands for: itself, or every definition of the object it refers to.
-    func resolve(_ v: PDFValue?, depth: Int = 0) -> [PDFValue] {
+    /// The values a value stands for: itself, or every definition of the object it refers to (through
+    /// references to references, each object followed once).
+    func resolve(_ v: PDFValue?) -> [PDFValue] {
         guard let v else { return [] }
-        guard case .ref(let n) = v else { return [v] }
-        guard depth < 8 else { return [] }
-        return (byNumber[n] ?? []).flatMap { resolve(objects[$0].value, depth: depth + 1) }
+        guard case .ref = v else { return [v] }
+        var out: [PDFValue] = [], todo = [v], seen = Set<Int>()
+        while let next = todo.popLast() {
+            guard case .ref(let n) = next else { out.append(next); continue }
+            if seen.insert(n).inserted { todo += (byNumber[n] ?? []).map { objects[$0].value } }
+        }
+        return out
     }
 
     func resolveOne(_ v: PDFValue?) -> PDFValue? { resolve(v).first }
@@ -605,10 +621,10 @@ private struct Scanner {
         var content: [UInt8] = []
         for k in streams(d["Contents"]) {
             guard let data = try decode(k) else { throw imageAsContent(objects[k].num) }
+            try read(data.count + 1)
             content += data
             content.append(10)
         }
-        try read(content.count)
         try perform(try Self.effects(of: content), stack: [level], path: [])
         // Its annotations' appearances.
         for annot in resolve(d["Annots"]).flatMap({ v -> [PDFValue] in if case .array(let a) = v { a } else { [] } }) {
