@@ -181,6 +181,16 @@ struct PDFScanTests {
         splitObjs.append(Data("40 0 obj\n<< /Length 2 >>\nstream\nDo\nendstream\nendobj\n".utf8))
         #expect(Self.refusal(splitObjs)?.hasPrefix("its pages draw more than 10000 XObjects") == true)
 
+        // An `endstream` inside the page's content, its real end given by an indirect /Length: the
+        // Do after it is read too.
+        let early = "/X Do"
+        let hiddenDo = String(decoding: fan, as: UTF8.self)
+            .replacingOccurrences(of: "<< /Length 5  >>\nstream\n/X Do\nendstream",
+                                  with: "<< /Length 41 0 R >>\nstream\n% endstream\n\(early)\nendstream")
+        var withLength = Data(hiddenDo.utf8)
+        withLength.append(Data("41 0 obj \("% endstream\n\(early)".utf8.count) endobj\n".utf8))
+        #expect(Self.refusal(withLength)?.hasPrefix("its pages draw more than 10000 XObjects") == true)
+
         // The same fan-out as a soft mask set by `gs`, a tiling pattern painted by `scn`, and a Type 3 glyph.
         let chain = (0...13).map { i in
             MiniPDF.stream(i < 13 ? "/X Do /X Do" : "0 0 1 1 re f",

@@ -488,8 +488,11 @@ private struct Scanner {
             default: break
             }
         }
-        // All of the data up to `endstream` (or /Length when later): more than poppler may read.
-        var data = Array(b[range])
+        // All of the data up to `endstream`, or up to /Length when that is later (an indirect /Length,
+        // every definition of it): more than poppler may read.
+        var end = range.upperBound
+        for case .int(let n) in resolve(o.dict?["Length"]) where n > 0 { end = max(end, range.lowerBound + min(n, b.count - range.lowerBound)) }
+        var data = Array(b[range.lowerBound..<end])
         let remaining = budget.decodedBytes - measures.decodedBytes
         for f in filters {
             switch f {
