@@ -191,6 +191,20 @@ struct PDFScanTests {
         withLength.append(Data("41 0 obj \("% endstream\n\(early)".utf8.count) endobj\n".utf8))
         #expect(Self.refusal(withLength)?.hasPrefix("its pages draw more than 10000 XObjects") == true)
 
+        // An object whose `N G obj` holds a comment is found where the xref table says it is, and
+        // where an xref stream (Flate, PNG Up predictor) says it is.
+        let commented = String(decoding: fan, as: UTF8.self).replacingOccurrences(of: "\n6 0 obj\n", with: "\n6 %x\n0 obj\n")
+        #expect(Self.refusal(Data(commented.utf8))?.hasPrefix("its pages draw more than 10000 XObjects") == true)
+        let offset = try #require(Data(commented.utf8).firstRange(of: Data("\n6 %x".utf8))).lowerBound + 1
+        var rows = Data()
+        for _ in 0..<2 { rows += [2, 1, UInt8(offset >> 8), UInt8(offset & 0xFF), 0] }  // filter Up; the second row repeats the first
+        var viaStream = Data(commented.replacingOccurrences(of: "xref\n0 ", with: "xrex\n0 ").utf8)
+        viaStream += Data("50 0 obj\n".utf8) + MiniPDF.stream(MiniPDF.stored(rows), "/Type /XRef /W [1 2 1] /Size 51 /Filter /FlateDecode "
+                                                                + "/DecodeParms << /Predictor 12 /Columns 4 >>") + Data("\nendobj\n".utf8)
+        #expect(Self.refusal(viaStream)?.hasPrefix("its pages draw more than 10000 XObjects") == true)
+        // Without either, object 6 is not found: X0 is drawn, and its two draws of a form not found count.
+        #expect(try Self.measures(Data(commented.replacingOccurrences(of: "xref\n0 ", with: "xrex\n0 ").utf8)).draws == 3)
+
         // The same fan-out as a soft mask set by `gs`, a tiling pattern painted by `scn`, and a Type 3 glyph.
         let chain = (0...13).map { i in
             MiniPDF.stream(i < 13 ? "/X Do /X Do" : "0 0 1 1 re f",

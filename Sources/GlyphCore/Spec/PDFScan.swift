@@ -9,8 +9,9 @@ import Foundation
 /// poppler-glib does not expose a document's objects, so the scan reads them itself, conservatively:
 /// every `N G obj` in the file (not only those an xref table names, so that what poppler finds when it
 /// repairs a damaged file is seen too; where an object is defined more than once every definition
-/// counts), the objects inside object streams (`/Type /ObjStm`), and each stream's data up to its
-/// `/Length` or its `endstream`, whichever is later. Then:
+/// counts), every object the xref tables and xref streams point at (an `N G obj` with a comment inside
+/// is found only so), the objects inside object streams (`/Type /ObjStm`), and each stream's data up
+/// to its `/Length` or its `endstream`, whichever is later. Then:
 /// - every stream but an image's is decoded once (Flate, ASCIIHex, ASCII85, RunLength), inflating
 ///   with a budget that stops as soon as all of them together pass `Limits.pdfDecodedBytes`;
 /// - every image XObject's `/Width` × `/Height` (and each inline image's) is held to the PNG limits;
@@ -314,6 +315,11 @@ private struct Scanner {
             measures.encrypted = true
             return
         }
+        try followXrefs()
+        if objects.contains(where: { $0.dict?["Encrypt"] != nil }) {
+            measures.encrypted = true
+            return
+        }
         try readObjectStreams()
         measures.objects = objects.count
         // Every stream but an image's data is decoded (poppler reads fonts, object streams, xref
@@ -354,44 +360,134 @@ private struct Scanner {
         objects.append(o)
     }
 
-    /// Every `N G obj` in the file: digits, white space, digits, white space, `obj`.
+    /// Every `N G obj` in the file: digits, white space, digits, (white space,) `obj`.
     mutating func findObjects() throws(PDFScan.Refusal) {
-        let ends = Self.positions(of: "endstream", in: b)
+        ends = Self.positions(of: "endstream", in: b)
         for at in Self.positions(of: "obj", in: b) {
             if at + 3 < b.count && PDFLexer.isRegular(b[at + 3]) { continue }
             var k = at - 1
-            guard k >= 0, PDFLexer.isSpace(b[k]) else { continue }
+            func digit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+            guard k >= 0, PDFLexer.isSpace(b[k]) || digit(b[k]) else { continue }
             while k >= 0 && PDFLexer.isSpace(b[k]) { k -= 1 }
             let genEnd = k
-            while k >= 0 && b[k] >= 0x30 && b[k] <= 0x39 { k -= 1 }
+            while k >= 0 && digit(b[k]) { k -= 1 }
             guard k < genEnd, k >= 0, PDFLexer.isSpace(b[k]) else { continue }
             while k >= 0 && PDFLexer.isSpace(b[k]) { k -= 1 }
             let numEnd = k
-            while k >= 0 && b[k] >= 0x30 && b[k] <= 0x39 { k -= 1 }
+            while k >= 0 && digit(b[k]) { k -= 1 }
             guard k < numEnd, k < 0 || !PDFLexer.isRegular(b[k]), numEnd - k <= 10 else { continue }
             let num = Int(String(decoding: b[(k + 1)...numEnd], as: UTF8.self)) ?? -1
-            var lex = PDFLexer(b, from: at + 3)
-            let value = try lex.value(lex.next())
-            try charge(lex.i - at)
-            var data: Range<Int>?
-            if case .dict = value {
-                let save = lex.i
-                if case .keyword("stream") = lex.next() {
-                    var s = lex.i
-                    if s < b.count && b[s] == 13 { s += 1 }
-                    if s < b.count && b[s] == 10 { s += 1 }
-                    // The data ends at the first `endstream`, or at /Length when that is later.
-                    var lo = 0, hi = ends.count
-                    while lo < hi { let m = (lo + hi) / 2; if ends[m] < s { lo = m + 1 } else { hi = m } }
-                    var e = lo < ends.count ? ends[lo] : b.count
-                    if case .int(let n) = value.dict?["Length"], n > 0 { e = max(e, s + min(n, b.count - s)) }
-                    data = s..<max(s, e)
-                } else {
-                    lex.i = save
+            try object(num, after: at + 3, from: k + 1)
+        }
+    }
+
+    /// Where each object read begins (after `obj`), so that one found twice is read once.
+    var ends: [Int] = []
+    var objectsRead = Set<Int>()
+
+    /// The object whose `obj` keyword ends at `at` (its number began at `start`).
+    mutating func object(_ num: Int, after at: Int, from start: Int) throws(PDFScan.Refusal) {
+        guard objectsRead.insert(at).inserted else { return }
+        var lex = PDFLexer(b, from: at)
+        let value = try lex.value(lex.next())
+        try charge(lex.i - start)
+        var data: Range<Int>?
+        if case .dict = value {
+            let save = lex.i
+            if case .keyword("stream") = lex.next() {
+                var s = lex.i
+                if s < b.count && b[s] == 13 { s += 1 }
+                if s < b.count && b[s] == 10 { s += 1 }
+                // The data ends at the first `endstream`, or at /Length when that is later.
+                var lo = 0, hi = ends.count
+                while lo < hi { let m = (lo + hi) / 2; if ends[m] < s { lo = m + 1 } else { hi = m } }
+                var e = lo < ends.count ? ends[lo] : b.count
+                if case .int(let n) = value.dict?["Length"], n > 0 { e = max(e, s + min(n, b.count - s)) }
+                data = s..<max(s, e)
+            } else {
+                lex.i = save
+            }
+        }
+        add(PDFObject(num: num, value: value, data: data))
+    }
+
+    /// The objects the xref tables and xref streams point at, read from there as poppler reads them
+    /// (an object whose `N G obj` has a comment inside is found only so). Repeated while they find
+    /// more (an xref stream found through an xref stream).
+    mutating func followXrefs() throws(PDFScan.Refusal) {
+        var offsets: [Int] = []
+        for x in Self.positions(of: "xref", in: b) where x + 4 < b.count && !PDFLexer.isRegular(b[x + 4])
+            && (x == 0 || !PDFLexer.isRegular(b[x - 1])) {
+            var lex = PDFLexer(b, from: x + 4)
+            sections: while case .int(let first) = lex.next(), case .int(let count) = lex.next(), first >= 0, count >= 0 {
+                for _ in 0..<min(count, b.count / 18 + 1) {
+                    guard case .int(let offset) = lex.next(), case .int = lex.next(), case .keyword(let kind) = lex.next() else { break sections }
+                    if kind == "n" { offsets.append(offset) }
                 }
             }
-            add(PDFObject(num: num, value: value, data: data))
+            try charge(lex.i - x)
         }
+        var done = Set<Int>()
+        while true {
+            for k in objects.indices where objects[k].data != nil && !done.contains(k) && objects[k].dict?["Type"]?.name == "XRef" {
+                done.insert(k)
+                offsets += try xrefStreamOffsets(k)
+            }
+            let before = objects.count
+            for offset in offsets where offset >= 0 && offset < b.count {
+                var lex = PDFLexer(b, from: offset)
+                guard case .int(let num) = lex.next(), case .int = lex.next(), case .keyword("obj") = lex.next() else { continue }
+                try object(num, after: lex.i, from: offset)
+            }
+            offsets = []
+            if objects.count == before { break }
+        }
+    }
+
+    /// The offsets of an xref stream's type 1 entries (its data in /W fields, PNG predictors undone).
+    mutating func xrefStreamOffsets(_ k: Int) throws(PDFScan.Refusal) -> [Int] {
+        let d = objects[k].dict ?? [:]
+        guard let raw = try decode(k), case .array(let ws)? = resolveOne(d["W"]), ws.count == 3 else { return [] }
+        let w = ws.map { v -> Int in if case .int(let n) = v, n >= 0, n <= 8 { n } else { 0 } }
+        let row = w.reduce(0, +)
+        guard row > 0 else { return [] }
+        var data = raw
+        let params = dicts(d["DecodeParms"]).first ?? [:]
+        if case .int(let predictor)? = resolveOne(params["Predictor"]), predictor >= 10 {
+            // PNG rows: a filter byte, then the row; each byte predicted from the one above and/or left.
+            var out: [UInt8] = [], previous = [UInt8](repeating: 0, count: row), at = 0
+            while at + 1 + row <= raw.count {
+                let filter = raw[at]
+                var line = Array(raw[(at + 1)...(at + row)])
+                for j in 0..<row {
+                    let left = j > 0 ? Int(line[j - 1]) : 0, up = Int(previous[j]), upLeft = j > 0 ? Int(previous[j - 1]) : 0
+                    let p: Int
+                    switch filter {
+                    case 1: p = left
+                    case 2: p = up
+                    case 3: p = (left + up) / 2
+                    case 4:
+                        let e = left + up - upLeft, pa = abs(e - left), pb = abs(e - up), pc = abs(e - upLeft)
+                        p = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft
+                    default: p = 0
+                    }
+                    line[j] = line[j] &+ UInt8(p & 0xFF)
+                }
+                out += line
+                previous = line
+                at += 1 + row
+            }
+            data = out
+        }
+        var offsets: [Int] = []
+        var at = 0
+        while at + row <= data.count {
+            func field(_ from: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 << 8 | Int(data[from + $1]) } }
+            let type = w[0] == 0 ? 1 : field(at, w[0])
+            if type == 1 { offsets.append(field(at + w[0], w[1])) }
+            at += row
+        }
+        return offsets
     }
 
     /// The objects inside each object stream, as more definitions.
