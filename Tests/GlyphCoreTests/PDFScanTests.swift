@@ -243,7 +243,7 @@ struct PDFScanTests {
         #expect(try Self.measures(Data(e.utf8)).encrypted)
     }
 
-    @Test("the scan itself stays linear: overlapping objects, references to references defined many times")
+    @Test("the scan itself stays linear: overlapping objects, references to references defined many times, a page its own parent")
     func linear() throws {
         let start = Self.cpu()
         // Each `1 0 obj (` opens a string that runs to the end of the file: 200,000 objects of 1.8 MB
@@ -255,6 +255,12 @@ struct PDFScanTests {
         var pdf = MiniPDF.page(content: "/X Do /Y Do", resources: "5 0 R")
         pdf += Data(cycle.utf8)
         #expect(try Self.measures(pdf).draws == 2)
+        // A page without resources that is its own parent, defined 30 times: each ancestor looked at once
+        // (fuzzing found 3^64 lists of ancestors; Fuzz/corpus/pdf/regress-timeout-parent-self-many-definitions.pdf).
+        let own = (0..<30).map { _ in "3 0 obj << /Type /Page /Parent 3 0 R /Contents 4 0 R >> endobj\n" }.joined()
+        var selfParent = MiniPDF.page(content: "/X Do")
+        selfParent += Data(own.utf8)
+        #expect(try Self.measures(selfParent).pages == 31)
         #expect(Self.cpu() - start < 1, "\(Self.cpu() - start) s of CPU")
     }
 

@@ -709,10 +709,17 @@ private struct Scanner {
     mutating func followPage(_ d: [String: PDFValue]) throws(PDFScan.Refusal) {
         // The page's resources, or the nearest ancestor's.
         var level: Level = dicts(d["Resources"])
-        var node: [[String: PDFValue]] = [d]
+        // Each ancestor once: a page may name itself as its parent, and be defined many times.
+        var node: [[String: PDFValue]] = [d], seen = Set<Int>()
         var up = 0
         while level.isEmpty && !node.isEmpty && up < 64 {
-            node = node.flatMap { dicts($0["Parent"]) }
+            node = node.flatMap { n -> [[String: PDFValue]] in
+                switch n["Parent"] {
+                case .ref(let p)?: seen.insert(p).inserted ? dicts(.ref(p)) : []
+                case .dict(let p)?: [p]
+                default: []
+                }
+            }
             level = node.flatMap { dicts($0["Resources"]) }
             up += 1
         }
