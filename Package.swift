@@ -50,6 +50,14 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]
         ),
+        // zlib, for the PDF pre-scan (PDFScan): it inflates a PDF's streams with a budget before poppler
+        // draws the PDF.
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // A few C helpers: libpng's setjmp-based error handling cannot be written in Swift.
         .target(
             name: "CGlyphSupport",
@@ -63,7 +71,7 @@ let package = Package(
         // export never see the renderer, nor the renderer the audit (the pipeline joins them); nothing
         // sees the CLI. Each target lists exactly the targets its files import (scripts/check-targets).
         .target(name: "GlyphColor", swiftSettings: swift6),
-        .target(name: "GlyphCore", dependencies: ["GlyphColor", "CGlyphSys"], swiftSettings: swift6),
+        .target(name: "GlyphCore", dependencies: ["GlyphColor", "CGlyphSys", "CZlib"], swiftSettings: swift6),
         .target(name: "GlyphRaster", dependencies: ["GlyphCore", "GlyphColor", "CGlyphSupport"], swiftSettings: swift6),
         .target(name: "GlyphAudit", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphRender",

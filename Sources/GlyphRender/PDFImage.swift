@@ -20,7 +20,8 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
 
     /// Reads PDF bytes (at most `Limits.pdfFileBytes`). A document poppler cannot read (empty, not a
     /// PDF, damaged past repair), one that needs a password, or one with no pages, is bad input
-    /// naming the file.
+    /// naming the file; so is one whose drawing would pass the PDF work limits (`PDFScan`, checked
+    /// before poppler reads it) or that is encrypted (the scan cannot read its streams).
     public init(data: Data, name: String) throws(InputError) {
         path = name
         if data.count > Limits.pdfFileBytes {
@@ -31,6 +32,12 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
         // a file must begin with the PDF header (after at most 1 KiB, as the PDF standard allows).
         guard data.prefix(1024 + 5).range(of: Data("%PDF-".utf8)) != nil else {
             throw InputError(file: name, message: "cannot read this PDF: it does not begin with the PDF header %PDF-")
+        }
+        // Before poppler reads it: the work drawing it can cost (docs/limits.md), which the file's
+        // size does not bound.
+        let scan: PDFScan.Measures
+        do { scan = try PDFScan.check(data) } catch {
+            throw InputError(file: name, message: "the PDF is not drawn: \(error.message)")
         }
         var error: UnsafeMutablePointer<GError>?
         let bytes = data.withUnsafeBytes { raw in g_bytes_new(raw.baseAddress, gsize(raw.count)) }
@@ -43,6 +50,12 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
             throw InputError(file: name, message: encrypted
                 ? "the PDF is encrypted with a password; glyphaudit does not open it (save it without a password)"
                 : "cannot read this PDF: \(message)")
+        }
+        if scan.encrypted {
+            // Opened with the empty password: its streams are encrypted, so the scan could not bound them.
+            g_object_unref(UnsafeMutableRawPointer(doc))
+            throw InputError(file: name, message: "the PDF is encrypted; glyphaudit cannot bound the work of drawing an "
+                                                  + "encrypted PDF (save it without encryption)")
         }
         let n = Int(poppler_document_get_n_pages(doc))
         guard n > 0, let first = poppler_document_get_page(doc, 0) else {
@@ -82,9 +95,11 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
     /// The first page rasterised for display scale `scale`, as Xcode rasterises a PDF of an image set
     /// that does not preserve its vector data: its size in points times the scale, rounded up to whole
     /// pixels, drawn stretched to fill them; a bitmap made for that scale from then on.
+    /// The loader checks the size first (`Limits.rasterPixels`): past the PNG limits it is bad input.
     public func rasterized(scale: Int) -> PNGImage {
-        let s = Double(max(1, scale))
-        let pw = max(1, Int((width * s - 1e-9).rounded(.up))), ph = max(1, Int((height * s - 1e-9).rounded(.up)))
+        guard let (pw, ph) = Limits.rasterPixels(width: width, height: height, scale: scale) else {
+            preconditionFailure("\(path): rasterised at \(scale)x past the PNG limits; the loader refuses it first")
+        }
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pw), Int32(ph))!
         defer { cairo_surface_destroy(surface) }
         let cr = cairo_create(surface)!

@@ -16,7 +16,7 @@ import GlyphRender
 /// memory error), a hang (libFuzzer's -timeout) or a memory blow-up (-rss_limit_mb, -malloc_limit_mb)
 /// is a finding.
 enum FuzzTarget: String, CaseIterable {
-    case json, spec, svg, png
+    case json, spec, svg, png, pdf
 
     var summary: String {
         switch self {
@@ -24,6 +24,7 @@ enum FuzzTarget: String, CaseIterable {
         case .spec: "Spec.load: a spec and its token file, split at a line \"--tokens--\"; then that token file alone, each token resolved"
         case .svg: "SVGReferenceCheck.check (the XML parse and the reference rules), then SVGVectorForm (libxml2: the vector output's rewrite)"
         case .png: "Raster(pngData:) (libpng through CGlyphSupport)"
+        case .pdf: "PDFScan.check: the pre-scan of a PDF image (objects, object streams, zlib with a budget, the drawing followed)"
         }
     }
 
@@ -43,6 +44,9 @@ enum FuzzTarget: String, CaseIterable {
             SVGVectorForm.fuzz(data)
         case .png:
             _ = try? Raster(pngData: data)
+        case .pdf:
+            // Only the scan: poppler, which draws what it passes, is not ours to fuzz.
+            _ = try? PDFScan.check(data)
         }
     }
 }

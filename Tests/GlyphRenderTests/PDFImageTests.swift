@@ -219,6 +219,43 @@ struct PDFImageTests {
         return (worst, count)
     }
 
+    @Test("a PDF encrypted with an empty user password (poppler opens it) is refused: the pre-scan cannot read its streams")
+    func encryptedOpenable() throws {
+        let f = TempFolder()
+        ImageAssetTests.imageSet(f, "off", ImageAssetTests.grey)
+        f.write("on.pdf", try Data(contentsOf: TestPaths.fixture("pdf/encrypted-empty-user-password.pdf")))
+        let e = try #require(failure(Self.spec(on: "on.pdf", off: "A.xcassets/off.imageset"), f))
+        #expect(e.keyPath == "images.on" && e.message == "\(f.url.path)/on.pdf: the PDF is encrypted; glyphaudit cannot bound the "
+                + "work of drawing an encrypted PDF (save it without encryption)", "\(e)")
+        // The scan finds the /Encrypt dictionary in the trailer and reads no stream.
+        #expect(try PDFScan.check(try Data(contentsOf: TestPaths.fixture("pdf/encrypted-empty-user-password.pdf"))).encrypted)
+    }
+
+    @Test("every built-in preset's PDF export passes the PDF pre-scan, far inside its limits")
+    func exportsPassPreScan() throws {
+        let specs = try ["swiftui-checkbox", "swiftui-switch", "design-system-checkbox", "rvs-checkbox"].map { try Presets.load($0) }
+        let catalog = try AssetCatalog(specs: specs, format: .pdf)
+        var worst = PDFScan.Measures(), count = 0
+        for set in catalog.imageSets {
+            for image in set.images {
+                let m = try PDFScan.check(try AssetCatalog.render(image, format: .pdf))
+                #expect(!m.encrypted && m.pages == 1, "\(image.filename)")
+                worst.decodedBytes = max(worst.decodedBytes, m.decodedBytes)
+                worst.formDepth = max(worst.formDepth, m.formDepth)
+                worst.draws = max(worst.draws, m.draws)
+                worst.drawnContentBytes = max(worst.drawnContentBytes, m.drawnContentBytes)
+                worst.drawnPixels = max(worst.drawnPixels, m.drawnPixels)
+                count += 1
+            }
+        }
+        print("PDF exports: \(count) PDFs, worst \(worst)")
+        // Measured (cairo 1.16): a few KB decoded, forms 2 deep, a few draws, no images. A hundredth
+        // of each limit leaves room for cairo's versions.
+        #expect(count > 20)
+        #expect(worst.decodedBytes < Limits.pdfDecodedBytes / 100 && worst.formDepth <= 4 && worst.draws < Limits.pdfDraws / 100
+                && worst.drawnContentBytes < Limits.pdfDrawnContentBytes / 100 && worst.drawnPixels == 0, "\(worst)")
+    }
+
     @Test("export --xcassets --vector (PDF) read back as images renders close to the original, at every scale and appearance")
     func exportRoundTrip() throws {
         let f = TempFolder()

@@ -403,6 +403,15 @@ struct ImageLoader {
                     } else {
                         // Rasterised for its scale, or (unscaled, vector data not preserved) for 1x, 2x and 3x.
                         for s in e.scale.map({ [$0] }) ?? [1, 2, 3] {
+                            // The bitmap is checked against the PNG limits before it is made.
+                            if Limits.rasterPixels(width: vector.width, height: vector.height, scale: s) == nil {
+                                let px = { (v: Double) in (v * Double(s)).isFinite && v * Double(s) < 1e15 ? "\(Int((v * Double(s) - 1e-9).rounded(.up)))" : "\(v * Double(s))" }
+                                let pt = { (v: Double) in v == v.rounded() && abs(v) < 1e15 ? "\(Int(v))" : "\(v)" }
+                                throw fail(key, node, "\(shownContents):\(e.node.line): images[\(e.index)].filename: \(e.filename): rasterised at "
+                                                 + "\(s)x (the image set does not preserve vector data), its \(pt(vector.width)) × \(pt(vector.height)) pt page "
+                                                 + "would be a bitmap of \(px(vector.width)) × \(px(vector.height)) px; the limit is \(Limits.pngSide) px "
+                                                 + "on a side and \(Limits.pngPixels) px in all, as for a PNG (docs/limits.md)")
+                            }
                             renditions.append(ImageRendition(image: reader.rasterize(vector, scale: s), scale: s, appearance: appearance,
                                                                          highContrast: highContrast))
                         }

@@ -19,6 +19,20 @@ public enum Limits {
     public static let svgFileBytes = 8 << 20
     /// A PDF image: 8 MiB, as an SVG (a state icon's PDF is a few KB; poppler parses it whole).
     public static let pdfFileBytes = 8 << 20
+    /// A PDF image's streams, decoded (all but images' data; content, forms, fonts, object streams):
+    /// 16 MiB in all. A state icon's PDF decodes to a few KB; poppler reads the content again at every
+    /// drawing (256 MiB of content takes about a second).
+    public static let pdfDecodedBytes = 16 << 20
+    /// Form XObjects drawn inside each other in a PDF image: 32 levels (poppler stops at 100).
+    public static let pdfFormDepth = 32
+    /// XObjects (forms, images) and other content a PDF image's pages draw, counting each time a form
+    /// draws another again: 10,000 (a form drawing the next twice, 40 deep, would draw 2^40).
+    public static let pdfDraws = 10_000
+    /// Content streams a PDF image's drawing reads, counting repeats: 32 MiB.
+    public static let pdfDrawnContentBytes = 32 << 20
+    /// Image pixels a PDF image's pages draw, counting repeats: 67,108,864 (four images at the PNG
+    /// pixel limit). Each image is also held to the PNG limits (`pngSide`, `pngPixels`).
+    public static let pdfDrawnPixels = 1 << 26
     /// A PNG file (a baseline, or an input to `diff`): 64 MiB.
     public static let pngFileBytes = 64 << 20
     /// A PNG's width or height, from its header before any pixel is decoded: 8,192 px (png_codec.c
@@ -28,6 +42,17 @@ public enum Limits {
     public static let pngPixels = 1 << 24
     /// A name used in file names (spec, size, theme): at most 64 characters.
     public static let nameLength = 64
+
+    /// The bitmap a PDF of `width` × `height` points rasterises to at display scale `scale`, as Xcode
+    /// rasterises an image set's PDF: its size times the scale, rounded up to whole pixels (at least
+    /// 1); nil when it would pass the PNG limits (`pngSide`, `pngPixels`), so it is never made.
+    public static func rasterPixels(width: Double, height: Double, scale: Int) -> (width: Int, height: Int)? {
+        let s = Double(max(1, scale))
+        let w = (width * s - 1e-9).rounded(.up), h = (height * s - 1e-9).rounded(.up)
+        guard w.isFinite, h.isFinite, w <= Double(pngSide), h <= Double(pngSide) else { return nil }
+        let pw = max(1, Int(w)), ph = max(1, Int(h))
+        return pw * ph <= pngPixels ? (pw, ph) : nil
+    }
 
     /// "16 MiB", "8 MiB", "512 KiB": a byte count as people read a limit.
     public static func bytes(_ n: Int) -> String {
