@@ -42,11 +42,18 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
         var error: UnsafeMutablePointer<GError>?
         let bytes = data.withUnsafeBytes { raw in g_bytes_new(raw.baseAddress, gsize(raw.count)) }
         defer { g_bytes_unref(bytes) }
-        guard let doc = poppler_document_new_from_bytes(bytes, nil, &error) else {
+        let (opened, logged) = PopplerQuiet.opening { poppler_document_new_from_bytes(bytes, nil, &error) }
+        guard let doc = opened else {
             let encrypted = error.map { $0.pointee.domain == poppler_error_quark() && $0.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) } ?? false
             let message = (error.map { String(cString: $0.pointee.message) } ?? "unknown error")
                 .split(whereSeparator: \.isNewline).joined(separator: "; ")
             if let error { g_error_free(error) }
+            // Poppler says "encrypted" also when it has no security handler of the /Encrypt's
+            // /Filter; its log names the handler ("Couldn't find the 'Bogus' security handler").
+            if encrypted, let handler = Self.unknownSecurityHandler(logged) {
+                throw InputError(file: name, message: "the PDF is encrypted with the security handler \(handler), which poppler "
+                                                      + "does not know; glyphaudit does not open it (save it without encryption)")
+            }
             throw InputError(file: name, message: encrypted
                 ? "the PDF is encrypted with a password; glyphaudit does not open it (save it without a password)"
                 : "cannot read this PDF: \(message)")
@@ -57,8 +64,8 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
             throw InputError(file: name, message: "the PDF is encrypted; glyphaudit cannot bound the work of drawing an "
                                                   + "encrypted PDF (save it without encryption)")
         }
-        let n = Int(poppler_document_get_n_pages(doc))
-        guard n > 0, let first = poppler_document_get_page(doc, 0) else {
+        let n = PopplerQuiet.quietly { Int(poppler_document_get_n_pages(doc)) }
+        guard n > 0, let first = PopplerQuiet.quietly({ poppler_document_get_page(doc, 0) }) else {
             g_object_unref(UnsafeMutableRawPointer(doc))
             throw InputError(file: name, message: "the PDF has no pages")
         }
@@ -69,6 +76,17 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
         pages = n
         width = w.isFinite ? max(0, w) : 0
         height = h.isFinite ? max(0, h) : 0
+    }
+
+    /// The name of the security handler poppler's log says it has not got, cut to 40 characters.
+    static func unknownSecurityHandler(_ logged: [String]) -> String? {
+        for line in logged {
+            guard let start = line.range(of: "Couldn't find the '"),
+                  let end = line[start.upperBound...].range(of: "' security handler") else { continue }
+            let handler = line[start.upperBound..<end.lowerBound]
+            return "/" + (handler.count > 40 ? handler.prefix(40) + "…" : handler)
+        }
+        return nil
     }
 
     deinit {
@@ -87,7 +105,7 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
         cairo_translate(cr, x, y)
         cairo_scale(cr, w / width, h / height)
         lock.lock()
-        poppler_page_render(page, cr)
+        PopplerQuiet.quietly { poppler_page_render(page, cr) }
         lock.unlock()
         cairo_restore(cr)
     }

@@ -310,7 +310,16 @@ extension RunReport {
                              + "the limit is \(Limits.jsonDepth) (docs/limits.md)")
         }
         let report: RunReport
-        do { report = try JSONDecoder().decode(RunReport.self, from: data) } catch let error as DecodingError {
+        // Decoded piece by piece (ReportDecoding: memory about the file's size plus the model, not 15
+        // times the file, whatever unknown keys hold).
+        do { report = try ReportDecoding.decode(data) } catch let error as ReportDecoding.NotJSON {
+            throw InputError(file: url.path, message: "not a glyphaudit report: \(error.message)")
+        } catch let error as ReportDecoding.TooLarge {
+            throw InputError(file: url.path, keyPath: error.keyPath.isEmpty ? nil : error.keyPath,
+                             message: error.keyPath.isEmpty
+                                 ? "the report's keys other than variants, findings and snapshots' results are \(error.bytes) bytes; the limit is \(Limits.bytes(Limits.jsonFileBytes)) (docs/limits.md)"
+                                 : "one element is \(error.bytes) bytes; the limit is \(Limits.bytes(Limits.jsonFileBytes)) (docs/limits.md)")
+        } catch let error as DecodingError {
             let (keyPath, message) = describe(error)
             throw InputError(file: url.path, keyPath: keyPath, message: "not a glyphaudit report: \(message)")
         } catch {

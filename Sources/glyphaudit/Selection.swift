@@ -77,7 +77,7 @@ enum Console {
 
     /// Writes to stderr; a failure there has nowhere to be told, and is not fatal.
     static func stderr(_ s: String) {
-        _ = AtomicFile.writeAll(Data(s.utf8), to: STDERR_FILENO)
+        _ = AtomicFile.writeAll(Data(s.utf8), to: StandardError.fd)
     }
 
     static func info(_ s: String) {
