@@ -10,7 +10,7 @@
 SWIFT ?= swift
 RELEASE := .build/release
 # Seconds per fuzz target: `make fuzz` (4 targets), and the short run of `make fuzz-check`;
-# FUZZ_TARGETS limits both, and make test's replay, to some targets (json spec svg png pdf; empty: all).
+# FUZZ_TARGETS limits both, and make test's replay, to some targets (json spec svg png pdf imageset report; empty: all).
 FUZZ_TIME ?= 600
 FUZZ_CHECK_TIME ?= 7
 FUZZ_TARGETS ?=

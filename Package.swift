@@ -98,7 +98,7 @@ let package = Package(
         // ordinary build it only replays files; scripts/fuzz builds it with the fuzzer.
         .executableTarget(
             name: "glyphfuzz",
-            dependencies: ["GlyphCore", "GlyphRaster", "GlyphRender"],
+            dependencies: ["GlyphCore", "GlyphRaster", "GlyphRender", "GlyphReport"],
             swiftSettings: swift6 + [.enableExperimentalFeature("Extern")]
         ),
         // Helpers the test targets share, split by what they need so that a low library's tests do not

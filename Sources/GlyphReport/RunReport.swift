@@ -304,29 +304,34 @@ extension RunReport {
         do { data = try InputFile.read(url.path, limit: Limits.reportFileBytes, what: "report") } catch {
             throw InputError(file: url.path, message: error.missing ? "cannot read the report (no report.json here?)" : error.message)
         }
+        return try decode(data, file: url.path)
+    }
+
+    /// A report's bytes decoded (`read`; the `report` fuzz target): `file` names it in errors.
+    public static func decode(_ data: Data, file: String) throws(InputError) -> RunReport {
         // Nesting past the JSON limit is said as such (Foundation's parser calls it "not valid JSON").
         if let depth = nestingPast(Limits.jsonDepth, data) {
-            throw InputError(file: url.path, message: "not a glyphaudit report: JSON nested \(depth) levels deep; "
+            throw InputError(file: file, message: "not a glyphaudit report: JSON nested \(depth) levels deep; "
                              + "the limit is \(Limits.jsonDepth) (docs/limits.md)")
         }
         let report: RunReport
         // Decoded piece by piece (ReportDecoding: memory about the file's size plus the model, not 15
         // times the file, whatever unknown keys hold).
         do { report = try ReportDecoding.decode(data) } catch let error as ReportDecoding.NotJSON {
-            throw InputError(file: url.path, message: "not a glyphaudit report: \(error.message)")
+            throw InputError(file: file, message: "not a glyphaudit report: \(error.message)")
         } catch let error as ReportDecoding.TooLarge {
-            throw InputError(file: url.path, keyPath: error.keyPath.isEmpty ? nil : error.keyPath,
+            throw InputError(file: file, keyPath: error.keyPath.isEmpty ? nil : error.keyPath,
                              message: error.keyPath.isEmpty
                                  ? "the report's keys other than variants, findings and snapshots' results are \(error.bytes) bytes; the limit is \(Limits.bytes(Limits.jsonFileBytes)) (docs/limits.md)"
                                  : "one element is \(error.bytes) bytes; the limit is \(Limits.bytes(Limits.jsonFileBytes)) (docs/limits.md)")
         } catch let error as DecodingError {
             let (keyPath, message) = describe(error)
-            throw InputError(file: url.path, keyPath: keyPath, message: "not a glyphaudit report: \(message)")
+            throw InputError(file: file, keyPath: keyPath, message: "not a glyphaudit report: \(message)")
         } catch {
-            throw InputError(file: url.path, message: "not a glyphaudit report: \(error.localizedDescription)")
+            throw InputError(file: file, message: "not a glyphaudit report: \(error.localizedDescription)")
         }
         guard report.schema == currentSchema else {
-            throw InputError(file: url.path, keyPath: "schema", message: "report schema \(report.schema); this tool reads \(currentSchema)")
+            throw InputError(file: file, keyPath: "schema", message: "report schema \(report.schema); this tool reads \(currentSchema)")
         }
         return report
     }

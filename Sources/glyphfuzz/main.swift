@@ -11,12 +11,13 @@ import Foundation
 import GlyphCore
 import GlyphRaster
 import GlyphRender
+import GlyphReport
 
 /// What each target feeds its input to. Each must return, whatever the bytes: any crash (a trap, a
 /// memory error), a hang (libFuzzer's -timeout) or a memory blow-up (-rss_limit_mb, -malloc_limit_mb)
 /// is a finding.
 enum FuzzTarget: String, CaseIterable {
-    case json, spec, svg, png, pdf
+    case json, spec, svg, png, pdf, imageset, report
 
     var summary: String {
         switch self {
@@ -25,6 +26,8 @@ enum FuzzTarget: String, CaseIterable {
         case .svg: "SVGReferenceCheck.check (the XML parse and the reference rules), then SVGVectorForm (libxml2: the vector output's rewrite)"
         case .png: "Raster(pngData:) (libpng through CGlyphSupport)"
         case .pdf: "PDFScan.check: the pre-scan of a PDF image (objects, object streams, zlib with a budget, the drawing followed)"
+        case .imageset: "an image set's Contents.json, loaded as a spec's image (entries, appearances, scales, the files chosen and read)"
+        case .report: "RunReport.decode of a shard's report.json, then merge-reports' merge and path checks, every format written to memory"
         }
     }
 
@@ -47,6 +50,10 @@ enum FuzzTarget: String, CaseIterable {
         case .pdf:
             // Only the scan: poppler, which draws what it passes, is not ours to fuzz.
             _ = try? PDFScan.check(data)
+        case .imageset:
+            _ = try? Spec.load(path: FuzzImageSetSource.specPath, source: FuzzImageSetSource(contents: data))
+        case .report:
+            RunReport.fuzz(data)
         }
     }
 }
@@ -90,6 +97,57 @@ struct FuzzSpecSource: AssetSource {
             if part == ".." { _ = parts.popLast() } else if part != "." { parts.append(String(part)) }
         }
         return parts.joined(separator: "/")
+    }
+}
+
+/// An image spec whose two images are one image set, `a.imageset`, whose `Contents.json` is the input;
+/// whatever file an entry names is a small valid image of its kind (SVG, PNG, or a one-page PDF), so
+/// the loader goes past the entries to the files it chooses, reads and (PDFs) rasterises.
+struct FuzzImageSetSource: AssetSource {
+    static let specPath = "fuzz/spec.json"
+    static let spec = Data("""
+        {"name": "fuzz", "control": "checkbox", "sizes": {"md": {"size": 20}}, "frame": {"width": 44, "height": 44},
+         "images": {"on": "a.imageset", "off": "a.imageset"}, "states": ["unchecked", "checked"],
+         "themes": {"default": {"surface": "#FFFFFF", "tint": "#007AFF"}, "dark": {"surface": "#000000", "tint": "#0A84FF", "appearance": "dark"}},
+         "scales": [1, 2, 3], "dynamicTypeSizes": ["L"]}
+        """.utf8)
+    static let png: Data = (try? Raster(width: 4, height: 4, pixels: [UInt8](repeating: 255, count: 4 * 4 * 4)).pngData()) ?? Data()
+    /// A one-page PDF (20 × 20 pt, a filled square) with a correct cross-reference table.
+    static let pdf: Data = {
+        let objects = ["<</Type/Catalog/Pages 2 0 R>>", "<</Type/Pages/Kids[3 0 R]/Count 1>>",
+                       "<</Type/Page/Parent 2 0 R/MediaBox[0 0 20 20]/Contents 4 0 R>>",
+                       "<</Length 15>>\nstream\n2 2 16 16 re f\nendstream"]
+        var text = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (i, o) in objects.enumerated() {
+            offsets.append(text.utf8.count)
+            text += "\(i + 1) 0 obj\n\(o)\nendobj\n"
+        }
+        let xref = text.utf8.count
+        text += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for o in offsets { text += String(repeating: "0", count: 10 - String(o).count) + "\(o) 00000 n \n" }
+        text += "trailer\n<</Size \(objects.count + 1)/Root 1 0 R>>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(text.utf8)
+    }()
+
+    let contents: Data
+
+    func data(at path: String) -> Data? {
+        if path == Self.specPath { return Self.spec }
+        if path.hasSuffix("/Contents.json") { return contents }
+        switch (path as NSString).pathExtension.lowercased() {
+        case "svg": return FuzzSpecSource.image
+        case "png": return Self.png
+        case "pdf": return Self.pdf
+        default: return nil
+        }
+    }
+
+    func fileURL(at path: String) -> URL? { nil }
+    func displayName(_ path: String) -> String { path }
+    func isFolder(_ path: String) -> Bool { path.hasSuffix(".imageset") }
+    func resolve(_ relative: String, from: String) -> String {
+        FuzzSpecSource(input: Data()).resolve(relative, from: from)
     }
 }
 
