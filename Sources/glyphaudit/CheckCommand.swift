@@ -141,8 +141,7 @@ enum CheckCommand {
         if let failure {
             let written = report.results.count { $0.action == .recorded || $0.action == .updated }
             let pruned = report.results.count { $0.action == .pruned }
-            Console.error("\(displayPath(failure.folder)): cannot write: \(failure.reason) (at \(displayPath(failure.file))); "
-                          + "nothing was written: the \(counted(written, "baseline")) this run had written were never renamed into place "
+            Console.writeFailure(failure, detail: "nothing was written: the \(counted(written, "baseline")) this run had written were never renamed into place "
                           + "and the folders it made were removed"
                           + (pruned > 0 ? "; \(counted(pruned, "stale baseline")) had been deleted (--prune)" : ""))
             return .badInput

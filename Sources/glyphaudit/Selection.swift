@@ -89,9 +89,28 @@ enum Console {
         stderr("glyphaudit: warning: " + s + "\n")
     }
 
+    /// Whether `writeFailure` has told the failed write already (the command's own words).
+    nonisolated(unsafe) static var writeFailureTold = false
+
+    /// The one message of a command whose transaction failed to write (`detail` adds what the
+    /// command knows, e.g. how many baselines it had written); later calls print nothing.
+    static func writeFailure(_ failure: AtomicFile.Failure, detail: String? = nil) {
+        guard !writeFailureTold else { return }
+        writeFailureTold = true
+        let shown = { (p: String) in CheckCommand.displayPath(p) }
+        stderr("glyphaudit: " + (failure.makingFolder
+                    ? "\(shown(failure.file)): cannot write: cannot create the folder \(shown(failure.folder)): \(failure.reason); "
+                    : "\(shown(failure.folder)): cannot write: \(failure.reason) (at \(shown(failure.file))); ")
+               + (detail ?? "nothing was written: the files this run had written were never renamed into place "
+                  + "and the folders it made were removed") + "\n")
+    }
+
     /// An error, each line of it at most `lineLimit` characters: a value quoted whole (a 500 KB
     /// token, a 120 KB option value) is cut with "…" and its length, so a message stays readable.
     static func error(_ s: String) {
+        // After a write of the command's transaction failed, its messages about that (one per file)
+        // give way to the one `writeFailure` prints.
+        if AtomicFile.transactionFailed { return }
         let lines = s.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             line.count > lineLimit ? line.prefix(lineLimit) + "… (\(line.count) characters in all)" : String(line)
         }

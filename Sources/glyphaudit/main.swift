@@ -78,9 +78,18 @@ func main() -> Int32 {
     do {
         let args = try Arguments(argv, options: command.options)
         Console.quiet = args.declares(OutputOptions.quiet) && args.flag(OutputOptions.quiet)
-        // Every file a command writes is flushed to disk in one go at its end (and none is left
-        // behind when it fails): see AtomicFile.batch.
-        return try AtomicFile.batch { try command.run(args) }.rawValue
+        // Every file a command writes is flushed to disk in one go at its end, and none is left
+        // behind when a write fails (a full disk, a read-only folder): the command runs as one
+        // transaction (AtomicFile.transaction), and the failure is told in one message.
+        let (status, failure) = try AtomicFile.batch { try AtomicFile.transaction { try command.run(args) } }
+        if let failure {
+            Console.writeFailure(failure)
+            return ExitStatus.badInput.rawValue
+        }
+        return status.rawValue
+    } catch where AtomicFile.lastTransactionFailure != nil {
+        Console.writeFailure(AtomicFile.lastTransactionFailure!)
+        return ExitStatus.badInput.rawValue
     } catch let e as UsageError {
         Console.error("\(e.message)\nRun `glyphaudit \(command.name) --help` for usage.")
         return ExitStatus.usage.rawValue

@@ -88,4 +88,38 @@ struct CLIWriteTests {
         #expect(r.status == 2 && r.stderr.contains("No space left on device"), "\(r.stderr)")
         #expect(Self.files(mnt) == ["snaps", "snaps/.glyphaudit.lock", "snaps/keep.txt"], "\(Self.files(mnt).prefix(10))")
     }
+
+    @Test("25: render, export, run, audit --evidence and merge-reports onto a full disk: exit 2, one message, nothing left",
+          .enabled(if: canMount, "mount -t tmpfs is refused here (not root, or no CAP_SYS_ADMIN)"))
+    func fullDiskEveryWriter() throws {
+        let t = try badInputFixture("25-")
+        // Two shards' reports on the ordinary disk, for merge-reports.
+        for i in 1...2 {
+            let r = try CLI.run(["run", "--preset", "design-system-checkbox", "--shard", "\(i)/2", "--report", "shard\(i)",
+                                 "--snapshots", "nosnaps", "--record", "--fail-on", "never", "--quiet"], in: t.url)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let mnt = t.url.appendingPathComponent("mnt")
+        try FileManager.default.createDirectory(at: mnt, withIntermediateDirectories: true)
+        #expect(mount("tmpfs", mnt.path, "tmpfs", 0, "size=48k") == 0)
+        defer { umount(mnt.path) }
+        let writers: [[String]] = [
+            ["render", "--preset", "design-system-checkbox", "--format", "png,svg", "--out", "mnt/out/render"],
+            ["export", "--preset", "design-system-checkbox", "--xcassets", "mnt/out/A.xcassets"],
+            ["run", "--preset", "design-system-checkbox", "--report", "mnt/out/report", "--snapshots", "mnt/out/snaps", "--record",
+             "--fail-on", "never"],
+            ["audit", "--preset", "design-system-checkbox", "--evidence", "mnt/out/evidence", "--fail-on", "never"],
+            ["merge-reports", "shard1", "shard2", "--report", "mnt/out/merged"],
+        ]
+        for args in writers {
+            let r = try CLI.run(args, in: t.url)
+            #expect(r.status == 2, "\(args[0]): \(r.stderr)")
+            #expect(r.stderr.filter { $0 == "\n" }.count == 1, "\(args[0]): \(r.stderr.prefix(800))")
+            #expect(r.stderr.hasPrefix("glyphaudit: mnt/out/"), "\(args[0]): \(r.stderr)")
+            #expect(r.stderr.contains("cannot write: No space left on device"), "\(args[0]): \(r.stderr)")
+            #expect(r.stderr.contains("nothing was written"), "\(args[0]): \(r.stderr)")
+            // No file, no temporary file, no folder the run made.
+            #expect(Self.files(mnt) == [], "\(args[0]): \(Self.files(mnt).prefix(10))")
+        }
+    }
 }

@@ -8,8 +8,9 @@ import Foundation
 /// One file is flushed with `fsync` (the file, then its folder). Many files written inside
 /// `batch { … }` are flushed together, which costs a fraction: temporary files are written, then one
 /// `syncfs` flushes them all, then each is renamed, then one more `syncfs` flushes the renames. That
-/// happens for every `chunk` files and when the batch ends, so a long run killed in the middle
-/// keeps what it finished. Until then files keep their temporary names (`.NAME.tmp-PID-N`, which
+/// happens for every `chunk` files and when the batch ends (outside a transaction), so a long batch
+/// killed in the middle keeps what it finished; every command of the tool runs as one
+/// `transaction`, whose files are renamed only when it ends. Until then files keep their temporary names (`.NAME.tmp-PID-N`, which
 /// every scan skips); a batch that throws removes the ones not yet renamed.
 public enum AtomicFile {
     /// Writes all of `data` to `fd` with write(2), again after EINTR; the errno of a failure, nil
@@ -43,12 +44,22 @@ public enum AtomicFile {
         public let file: String
         public let folder: String
         public let code: Int32
+        /// Whether making `folder` failed (else writing `file` into it).
+        public var makingFolder = false
         public var reason: String { String(cString: strerror(code)) }
     }
 
     /// The transaction in progress (`transaction`): whether there is one, the folders it made (in
     /// order), and its first failure.
     private static let journal = Mutex<(active: Bool, made: [String], failure: Failure?)>((false, [], nil))
+    /// Files made outside `write` (a snapshot folder's lock file) that a failed transaction removes.
+    private static let madeFiles = Mutex<[String]>([])
+
+    /// Notes a file made outside `write` in a folder the transaction in progress made, so that a
+    /// failed transaction removes it (and can then remove the folder).
+    public static func removeOnFailure(_ path: String) {
+        if journal.withLock({ $0.active }) { madeFiles.withLock { $0.append(path) } }
+    }
 
     /// Runs `body` as one transaction of writes (not nested in a batch): every file `write` writes
     /// (on any thread) keeps its temporary name until `body` returns, then all are renamed into
@@ -56,14 +67,27 @@ public enum AtomicFile {
     /// later writes fail at once without touching the disk, and when `body` returns (or throws)
     /// every temporary file is removed and the folders the transaction made are removed again
     /// (empty ones only): nothing it wrote is left. Returns `body`'s result and that failure.
+    ///
+    /// A transaction begun inside another one joins it: `body` runs, and its writes are renamed (or
+    /// removed) with the outer transaction's; the result carries the failure so far.
     public static func transaction<T>(_ body: () throws -> T) throws -> (result: T, failure: Failure?) {
+        if journal.withLock({ $0.active }) {
+            let result = try body()
+            return (result, journal.withLock { $0.failure })
+        }
         journal.withLock { $0 = (true, [], nil) }
+        lastFailure.withLock { $0 = nil }
         // Inside a batch (every command runs in one), the renames owed before it are the batch's.
         let base = pending.withLock { state -> Int in
             state.depth += 1
             return state.renames.count
         }
-        defer { journal.withLock { $0 = (false, [], nil) } }
+        defer {
+            journal.withLock { j in
+                if let f = j.failure { lastFailure.withLock { $0 = f } }
+                j = (false, [], nil)
+            }
+        }
         /// The renames this transaction owes, taken out of the batch.
         func mine() -> [(temp: String, final: URL)] {
             pending.withLock { state in
@@ -72,6 +96,7 @@ public enum AtomicFile {
                 return Array(state.renames[base...])
             }
         }
+        madeFiles.withLock { $0 = [] }
         let result: T
         do { result = try body() } catch {
             rollBack(mine())
@@ -86,11 +111,17 @@ public enum AtomicFile {
         return (result, nil)
     }
 
+    /// The failure of the last transaction that ended (nil when it had none): read after
+    /// `transaction` threw, to tell a failed write from another error.
+    public static var lastTransactionFailure: Failure? { lastFailure.withLock { $0 } }
+    private static let lastFailure = Mutex<Failure?>(nil)
+
     /// Whether a write of the transaction in progress has failed.
     public static var transactionFailed: Bool { journal.withLock { $0.failure != nil } }
 
     private static func rollBack(_ owed: [(temp: String, final: URL)]) {
         for r in owed { unlink(r.temp) }
+        for file in madeFiles.withLock({ files in defer { files = [] }; return files }) { unlink(file) }
         let made = journal.withLock { $0.made }
         for folder in made.reversed() { rmdir(folder) }
         madeFolders.withLock { $0.subtract(made) }
@@ -294,7 +325,7 @@ public enum AtomicFile {
             }
         }
         journal.withLock { j in
-            if j.active && j.failure == nil { j.failure = Failure(file: url.path, folder: path, code: code) }
+            if j.active && j.failure == nil { j.failure = Failure(file: url.path, folder: path, code: code, makingFolder: true) }
         }
         throw InputError(file: url.path,
                          message: "cannot write: cannot create the folder \(path): \(String(cString: strerror(code)))")
