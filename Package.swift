@@ -18,6 +18,8 @@ let package = Package(
         .executable(name: "glyphaudit", targets: ["glyphaudit"]),
         // `swift test` assertions: audit a spec, check its snapshots (Swift Testing and XCTest).
         .library(name: "GlyphAuditTesting", targets: ["GlyphAuditTesting"]),
+        // `swift package glyphaudit <command> …` (README "Use from Swift").
+        .plugin(name: "GlyphAuditPlugin", targets: ["GlyphAuditPlugin"]),
     ],
     targets: [
         // cairo (image, SVG and PDF surfaces) and pango's cairo binding.
@@ -89,6 +91,9 @@ let package = Package(
         .target(name: "GlyphAuditTesting",
                 dependencies: ["GlyphCore", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphPipeline"],
                 swiftSettings: swift6),
+        .plugin(name: "GlyphAuditPlugin",
+                capability: .command(intent: .custom(verb: "glyphaudit", description: "Run glyphaudit in the package's folder")),
+                dependencies: ["glyphaudit"], path: "Plugins/GlyphAuditPlugin"),
         .executableTarget(
             name: "glyphaudit",
             dependencies: libraries,
