@@ -53,8 +53,8 @@ public enum GlyphSnapshotCheck {
     /// `glyphaudit check --snapshots`; relative to the test file's folder), through `Pipeline.run`
     /// and `SnapshotChecker`, writing what `record` allows (`SnapshotRecordMode.resolve`). Returns the
     /// report and one issue per result that fails the check or was written, with the baseline
-    /// (`expected.png`), the render (`actual.png`), the difference (`diff.png`) and the three side by
-    /// side (`sidebyside.png`) attached where they exist. Stale baselines are not issues.
+    /// (`<variant>.expected.png`), the render (`.actual.png`), the difference (`.diff.png`) and the
+    /// three side by side (`.sidebyside.png`) attached where they exist. Stale baselines are not issues.
     public static func check(_ spec: GlyphSpec, snapshots: String, record: SnapshotRecordMode? = nil,
                              options: SnapshotOptions = SnapshotOptions(), only: [String] = [],
                              environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -103,16 +103,19 @@ public enum GlyphSnapshotCheck {
             message = "snapshot \(r.id): unreadable baseline \(r.baseline): \(r.message ?? "?") (delete it and record it again)"
         }
         if let e = r.writeError { message += "; FAILED: \(e)" }
+        // Named after the variant, as `<preset>_<component>_…@2x.expected.png`, so a test's many pictures tell apart.
+        let stem = r.id.description.replacingOccurrences(of: "/", with: "_")
         var pictures: [GlyphAuditAttachment?] = []
         switch r.status {
         case .mismatch:
             // The baseline as it was compared: rewritten under `failed`/`all`, so the side-by-side holds it then.
-            if r.action != .updated { pictures.append(.file(r.baseline, name: "expected.png")) }
+            if r.action != .updated { pictures.append(.file(r.baseline, name: "\(stem).expected.png")) }
             if let o = r.outputs {
-                pictures += [.file(o.actual, name: "actual.png"), .file(o.diff, name: "diff.png"), .file(o.sideBySide, name: "sidebyside.png")]
+                pictures += [.file(o.actual, name: "\(stem).actual.png"), .file(o.diff, name: "\(stem).diff.png"),
+                             .file(o.sideBySide, name: "\(stem).sidebyside.png")]
             }
         case .new:
-            pictures.append(.file(r.action == .recorded ? r.baseline : r.newRender ?? "", name: "actual.png"))
+            pictures.append(.file(r.action == .recorded ? r.baseline : r.newRender ?? "", name: "\(stem).actual.png"))
         default:
             break
         }
