@@ -8,7 +8,8 @@ import GlyphPipeline
 public enum GlyphAuditCheck {
     /// Audits `spec` (every rule, as `glyphaudit audit`, through `Pipeline.run`) and returns the audit
     /// and one issue per open finding (not accepted by `config`) at or above `failOn`, in the
-    /// audit's order, each with the finding's evidence picture attached when it has one.
+    /// audit's order, each with the finding's evidence picture attached when it has one (named after
+    /// its path in `--evidence`'s folder, `_` for `/`).
     public static func audit(_ spec: GlyphSpec, failOn: Severity = .error, config: AuditConfig = AuditConfig(),
                              only: [String] = [], filePath: String = #filePath) throws -> (result: AuditResult, issues: [GlyphAuditIssue]) {
         let plan = try plan(try spec.load(relativeTo: filePath), only: only)
@@ -19,7 +20,7 @@ public enum GlyphAuditCheck {
                 GlyphAuditIssue(message: message(f), finding: f,
                                 attachments: f.picturePath.flatMap { p in
                                     GlyphAuditAttachment.file(folder.appendingPathComponent(p).path,
-                                                              name: URL(fileURLWithPath: p).lastPathComponent)
+                                                              name: p.replacingOccurrences(of: "/", with: "_"))
                                 }.map { [$0] } ?? [])
             }
             return (result, issues)
