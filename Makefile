@@ -44,6 +44,9 @@ test: setup
 	@# --browser installed them all, so under make test a skip is a failure, not a pass.
 	@! grep -E '^[^ ]+ (Test|Suite) ".*" skipped' .build/test-output.txt || \
 	  { echo "make test: the tests above were skipped; scripts/setup --browser installs what they need" >&2; exit 1; }
+	@# Examples/Consumer, a package that depends on this one by path: built (in .build, reusing the
+	@# objects above), tested (GlyphAuditTesting), and the plugin run on it.
+	SWIFT=$(SWIFT) scripts/test-consumer
 
 # docs/fuzzing.md. Findings: .build/fuzz/findings/TARGET/; `scripts/fuzz triage` groups them.
 fuzz: setup

@@ -16,6 +16,10 @@ let package = Package(
     products: [
         .library(name: "GlyphAuditKit", targets: ["GlyphPipeline"]),
         .executable(name: "glyphaudit", targets: ["glyphaudit"]),
+        // `swift test` assertions: audit a spec, check its snapshots (Swift Testing and XCTest).
+        .library(name: "GlyphAuditTesting", targets: ["GlyphAuditTesting"]),
+        // `swift package glyphaudit <command> …` (README "Use from Swift").
+        .plugin(name: "GlyphAuditPlugin", targets: ["GlyphAuditPlugin"]),
     ],
     targets: [
         // cairo (image, SVG and PDF surfaces) and pango's cairo binding.
@@ -83,6 +87,13 @@ let package = Package(
         .target(name: "GlyphPipeline",
                 dependencies: ["GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphReport", "GlyphExport"],
                 swiftSettings: swift6),
+        // Swift Testing (and XCTest) helpers over the pipeline, for a consumer's tests (README "Use from Swift").
+        .target(name: "GlyphAuditTesting",
+                dependencies: ["GlyphCore", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphPipeline"],
+                swiftSettings: swift6),
+        .plugin(name: "GlyphAuditPlugin",
+                capability: .command(intent: .custom(verb: "glyphaudit", description: "Run glyphaudit in the package's folder")),
+                dependencies: ["glyphaudit"], path: "Plugins/GlyphAuditPlugin"),
         .executableTarget(
             name: "glyphaudit",
             dependencies: libraries,
@@ -140,6 +151,9 @@ let package = Package(
                     swiftSettings: swift6Tests),
         .testTarget(name: "GlyphPipelineTests",
                     dependencies: ["GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphReport", "GlyphPipeline", "GlyphTestSupport", "GlyphSnapshotTestSupport"],
+                    swiftSettings: swift6Tests),
+        .testTarget(name: "GlyphAuditTestingTests",
+                    dependencies: ["GlyphCore", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphAuditTesting", "GlyphTestSupport"],
                     swiftSettings: swift6Tests),
         // The CLI's tests run the built binary; they also import it to check its option tables.
         .testTarget(name: "glyphauditTests",
