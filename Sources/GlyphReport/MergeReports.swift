@@ -121,7 +121,8 @@ extension RunReport {
         for (i, v) in variants.enumerated() { if let p = v.image { refs.append(("variants[\(i)].image", p)) } }
         for (i, f) in findings.enumerated() { if let p = f.picturePath { refs.append(("findings[\(i)].evidence", p)) } }
         for (i, r) in (snapshots?.results ?? []).enumerated() {
-            for (key, p) in [("expected", r.expected), ("actual", r.actual), ("diff", r.diff), ("sideBySide", r.sideBySide)] {
+            for (key, p) in [("expected", r.expected), ("actual", r.actual), ("diff", r.diff), ("sideBySide", r.sideBySide),
+                             ("candidate", r.candidate)] {
                 if let p { refs.append(("snapshots.results[\(i)].\(key)", p)) }
             }
         }

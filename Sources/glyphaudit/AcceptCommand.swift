@@ -68,6 +68,17 @@ enum AcceptCommand {
         try report.write(to: out, formats: [ReportFormat.json])
     }
 
+    /// Where the failing renders were staged and the command that accepts them; nil when none was.
+    static func stagedMessage(_ checked: SnapshotReport, report folder: URL, args: Arguments) -> String? {
+        guard let candidates = checked.candidates else { return nil }
+        let n = checked.results.count { $0.candidate != nil }
+        var command = ["glyphaudit", "accept", CheckCommand.displayPath(folder.path)]
+        if let s = args.value(SnapshotOptionGroup.snapshots) { command += ["--snapshots", s] }
+        return "\(counted(n, "render")) staged in \(CheckCommand.displayPath(candidates))/ (changed and new, with renderer.json): "
+            + "after review, `\(command.map(CheckCommand.shellQuoted).joined(separator: " "))` writes them into "
+            + "\(CheckCommand.displayPath(checked.snapshots))/ without rendering"
+    }
+
     /// One candidate to write: its bytes and where they go in the snapshot folder.
     struct Candidate {
         var id: VariantID

@@ -177,6 +177,7 @@ enum CheckCommand {
         }
         if let e = report.fingerprintError { Console.error(e) }
         if let message = missingMessage(report, args: args, copyFrom: done.1) { Console.error(message) }
+        if let message = AcceptCommand.stagedMessage(report, report: out, args: args) { Console.info(message) }
         Console.info(summary(report.counts, elapsed: seconds(since: start)))
         return report.status
     }

@@ -149,6 +149,7 @@ enum RunCommand {
             if let message = CheckCommand.missingMessage(s, args: args, copyFrom: ci ? report.appendingPathComponent(RunJob.newSnapshotsFolder) : nil) {
                 Console.error(message)
             }
+            if let message = AcceptCommand.stagedMessage(s, report: report, args: args) { Console.info(message) }
         }
         // An unreadable baseline is bad input, as in `check`: named on stderr, exit 2 (the report,
         // written all the same, shows it among the snapshots); after a failed write (also named) it is not.
