@@ -18,7 +18,7 @@ extension SnapshotChecker {
     /// another renderer is rebased). A fingerprint file that cannot be read is bad input.
     /// Messages name the fingerprint file relative to `cwd`.
     public static func fingerprinted(store: SnapshotStore, output: URL?, options: SnapshotOptions, writes: SnapshotWrites,
-                                     staleScope: StaleScope, newSnapshots: URL?,
+                                     staleScope: StaleScope, newSnapshots: URL?, candidates: URL? = nil,
                                      cwd: URL) throws(InputError) -> SnapshotChecker {
         let file = store.root.appendingPathComponent(RendererFingerprint.fileName).path
         let comparison = try SnapshotComparison.of(store.root, renderer: .current, display: relativePath(file, base: cwd),
@@ -32,6 +32,7 @@ extension SnapshotChecker {
         var checker = SnapshotChecker(store: store, output: output, options: options, writes: writes, staleScope: staleScope,
                                       comparison: comparison, newSnapshots: newSnapshots)
         checker.lock = lock
+        checker.candidates = candidates
         return checker
     }
 }

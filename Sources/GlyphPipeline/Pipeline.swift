@@ -211,6 +211,10 @@ public struct RunJob: Sendable {
     /// `<report>/new-snapshots/` in the snapshot folder's layout, with the renderer's fingerprint,
     /// ready to be copied over the snapshot folder.
     public var ci: Bool
+    /// `--stage`: stage candidates (below) also outside CI.
+    public var stage = false
+    /// The files the run read as input (`InputLog`), recorded in the report when candidates are staged.
+    public var inputs: [InputRecord] = []
     /// Paths in the report (specs, token files, baselines) are relative to this folder where they lie below it.
     public var cwd: URL
     /// The tool and version the report names.
@@ -241,6 +245,12 @@ public struct RunJob: Sendable {
 
     /// The folder of the report where the renders of variants without a baseline go under CI.
     public static let newSnapshotsFolder = "new-snapshots"
+    /// The folder of the report where every changed and new render is staged for `glyphaudit accept`
+    /// (under CI or with `--stage`), in the snapshot folder's layout, with `renderer.json`.
+    public static let candidatesFolder = "candidates"
+
+    /// Whether candidates are staged: under CI or with `--stage`.
+    public var staging: Bool { ci || stage }
 }
 
 /// What `run` found, as the report model (canonical order) and as the audit and check gave it.
@@ -262,6 +272,7 @@ extension Pipeline {
                                               options: job.snapshotOptions, writes: job.snapshotWrites,
                                               staleScope: job.staleScope,
                                               newSnapshots: job.ci ? job.report.appendingPathComponent(RunJob.newSnapshotsFolder) : nil,
+                                              candidates: job.staging ? job.report.appendingPathComponent(RunJob.candidatesFolder) : nil,
                                               cwd: job.cwd)
         }
         let done = try run(plan, PipelineOptions(jobs: job.jobs, auditor: auditor,
@@ -286,6 +297,7 @@ extension Pipeline {
                                presets: RunReport.presetRecords(plan, base: job.cwd), variants: done.variants,
                                findings: findings, snapshots: snapshots,
                                rules: auditor.rules.map { RuleRecord($0, config: job.config) })
+        if job.staging { report.inputs = job.inputs }
         report.canonicalize()
         return RunOutcome(report: report, audit: audit, snapshots: done.snapshots)
     }

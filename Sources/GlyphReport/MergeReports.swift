@@ -40,10 +40,24 @@ extension RunReport {
             }
             merged.variants += report.variants
             merged.findings += report.findings
+            // The shards read the same inputs; a file that differs between them is another run.
+            if let inputs = report.inputs {
+                var known = Dictionary((merged.inputs ?? []).map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+                for i in inputs {
+                    if let d = known[i.path], d != i.sha256 {
+                        throw InputError(file: file, keyPath: "inputs", message: "\(i.path) has another SHA-256 than in \(firstFile); "
+                                         + "the shards read different inputs")
+                    }
+                    known[i.path] = i.sha256
+                }
+                merged.inputs = known.map { InputRecord(path: $0.key, sha256: $0.value) }
+            }
+            if let groups = report.snapshotGroups { merged.snapshotGroups = (merged.snapshotGroups ?? []) + groups }
             switch (merged.snapshots, report.snapshots) {
             case (nil, nil): break
             case (var a?, let b?):
                 a.results += b.results
+                a.candidates = a.candidates ?? b.candidates
                 merged.snapshots = a
             default:
                 throw InputError(file: file, message: "one report checked snapshots and another did not")
@@ -107,7 +121,8 @@ extension RunReport {
         for (i, v) in variants.enumerated() { if let p = v.image { refs.append(("variants[\(i)].image", p)) } }
         for (i, f) in findings.enumerated() { if let p = f.picturePath { refs.append(("findings[\(i)].evidence", p)) } }
         for (i, r) in (snapshots?.results ?? []).enumerated() {
-            for (key, p) in [("expected", r.expected), ("actual", r.actual), ("diff", r.diff), ("sideBySide", r.sideBySide)] {
+            for (key, p) in [("expected", r.expected), ("actual", r.actual), ("diff", r.diff), ("sideBySide", r.sideBySide),
+                             ("candidate", r.candidate)] {
                 if let p { refs.append(("snapshots.results[\(i)].\(key)", p)) }
             }
         }

@@ -25,8 +25,9 @@ enum ReportDecoding {
     }
 
     /// The keys of `RunReport` (and of `SnapshotSection`) kept in the skeleton.
-    static let reportKeys: Set<String> = ["schema", "tool", "shard", "failOn", "selected", "filter", "presets", "rules"]
-    static let snapshotKeys: Set<String> = ["folder"]
+    static let reportKeys: Set<String> = ["schema", "tool", "shard", "failOn", "selected", "filter", "presets", "rules", "inputs",
+                                          "snapshotGroups"]
+    static let snapshotKeys: Set<String> = ["folder", "candidates"]
 
     /// Throws `NotJSON` when the walk finds the bytes are not a JSON object; a `DecodingError` (its
     /// coding path from the report's root) when a value is not what the report needs.

@@ -41,8 +41,10 @@ extension SnapshotSection {
                     rec.expected = expected
                 }
             }
+            if let c = r.candidate { rec.candidate = relativePath(c, base: report) }
             records.append(rec)
         }
         self.init(folder: relativePath(folder.path, base: cwd), results: records)
+        candidates = checked.candidates.map { relativePath($0, base: report) }
     }
 }

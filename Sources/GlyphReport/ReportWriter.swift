@@ -58,6 +58,10 @@ extension RunReport {
             if a.subject != b.subject { return a.subject < b.subject }
             return a.message < b.message
         }
+        if let i = inputs {
+            var seen = Set<String>()
+            inputs = i.filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
+        }
         if var s = snapshots {
             // By the ids' text, as they are written (a stale baseline's id is any path).
             let order = Dictionary(variants.map { ($0.id.description, $0.index) }, uniquingKeysWith: { a, _ in a })

@@ -26,6 +26,13 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// nil when snapshots were not checked.
     public var snapshots: SnapshotSection?
     public var rules: [RuleRecord]
+    /// Every file the run read as input (spec, token and image files), with its SHA-256, sorted by
+    /// path (relative to the working folder where it lies below it). Recorded when candidates are
+    /// staged (under CI or with `--stage`): `glyphaudit accept` refuses the report when one differs.
+    public var inputs: [InputRecord]? = nil
+    /// Changed snapshots grouped by cause, for `glyphaudit accept --group ID`; nil when the run
+    /// recorded no groups.
+    public var snapshotGroups: [SnapshotGroup]? = nil
 
     public init(tool: String, shard: String? = nil, failOn: String, selected: Int, filter: String? = nil, presets: [PresetRecord],
                 variants: [VariantRecord], findings: [Finding], snapshots: SnapshotSection?, rules: [RuleRecord]) {
@@ -106,9 +113,40 @@ extension Finding {
     }
 }
 
+/// One input file of a run and the SHA-256 of the bytes it read.
+public struct InputRecord: Codable, Sendable, Equatable {
+    public var path: String
+    public var sha256: String
+
+    public init(path: String, sha256: String) {
+        self.path = path
+        self.sha256 = sha256
+    }
+
+    /// The files of an `InputLog` recording, paths relative to `base` where they lie below it, sorted.
+    public static func list(_ files: [String: String], base: URL) -> [InputRecord] {
+        files.map { InputRecord(path: relativePath($0.key, base: base), sha256: $0.value) }.sorted { $0.path < $1.path }
+    }
+}
+
+/// Snapshots that changed for one cause (`snapshotGroups` of report.json): `accept --group ID`
+/// accepts the candidates of its variants.
+public struct SnapshotGroup: Codable, Sendable, Equatable {
+    public var id: String
+    public var variants: [VariantID]
+
+    public init(id: String, variants: [VariantID]) {
+        self.id = id
+        self.variants = variants
+    }
+}
+
 public struct SnapshotSection: Codable, Sendable, Equatable {
     public var folder: String
     public var results: [SnapshotRecord]
+    /// The folder (relative to the report folder, `candidates`) where every changed and new render
+    /// was staged for `glyphaudit accept`, with `renderer.json`; nil when none was.
+    public var candidates: String? = nil
 
     public init(folder: String, results: [SnapshotRecord]) {
         self.folder = folder
@@ -135,6 +173,8 @@ public struct SnapshotRecord: Codable, Sendable, Equatable {
     public var diff: String?
     /// The three in one picture (expected | diff | actual), relative to the report folder.
     public var sideBySide: String?
+    /// The render staged for `glyphaudit accept` (`candidates/<variant id>.png`), relative to the report folder.
+    public var candidate: String? = nil
 
     public init(id: VariantID, status: SnapshotResult.Status, failed: Bool, baseline: String, action: SnapshotResult.Action? = nil, message: String? = nil,
                 mismatchedPixels: Int? = nil, mismatchRatio: Double? = nil, maxDelta: Double? = nil,
@@ -305,6 +345,11 @@ extension RunReport {
             throw InputError(file: url.path, message: error.missing ? "cannot read the report (no report.json here?)" : error.message)
         }
         return try decode(data, file: url.path)
+    }
+
+    /// A report from the bytes of its report.json (`file` names it in messages), as `read` reads it.
+    public static func decode(_ data: Data, file url: URL) throws(InputError) -> RunReport {
+        try decode(data, file: url.path)
     }
 
     /// A report's bytes decoded (`read`; the `report` fuzz target): `file` names it in errors.

@@ -94,6 +94,11 @@ public struct RendererFingerprint: Sendable, Equatable, Codable {
             if error.missing { return .missing }
             throw InputError(file: path, message: error.message)
         }
+        return try decode(data, path: path)
+    }
+
+    /// Reads the bytes of a `renderer.json` (`path` names it in messages), as `read(in:)` does.
+    public static func decode(_ data: Data, path: String) throws(InputError) -> Stored {
         // The format first: a file of another format may be laid out otherwise.
         struct Format: Decodable { var format: Int }
         let decoder = JSONDecoder()

@@ -101,6 +101,9 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
     /// For a `new` variant not recorded: where its render was written to be copied into the snapshot
     /// folder (`SnapshotChecker.newSnapshots`, under CI).
     public var newRender: String?
+    /// For a `new` variant not recorded or a `mismatch` not updated: where its render was staged
+    /// for `glyphaudit accept` (`SnapshotChecker.candidates`, under CI or with `--stage`).
+    public var candidate: String?
 
     public init(id: VariantID, status: Status, baseline: String, action: Action? = nil,
                 difference: ImageDifference? = nil, message: String? = nil, outputs: Outputs? = nil,
@@ -163,6 +166,9 @@ public struct SnapshotReport: Sendable, Equatable, Codable {
     public var newSnapshots: String?
     /// A fingerprint file that could not be written (a runtime failure, like a baseline's).
     public var fingerprintError: String?
+    /// Where the renders staged for `glyphaudit accept` went (every changed and new render, under
+    /// CI or with `--stage`), with the fingerprint of the renderer that drew them; nil when none was.
+    public var candidates: String?
 
     public struct Counts: Sendable, Equatable, Codable {
         public var variants = 0
@@ -254,6 +260,10 @@ public struct SnapshotChecker: Sendable {
     public var newSnapshots: URL?
     /// The snapshot folder's lock, held while the checker lives when it writes (`SnapshotLock`).
     public var lock: SnapshotLock?
+    /// Where the render of every variant that fails (a `new` one not recorded, a `mismatch` not
+    /// updated) is staged for `glyphaudit accept`, in the snapshot folder's layout, with the
+    /// renderer's fingerprint beside them; nil = nowhere.
+    public var candidates: URL?
 
     public init(store: SnapshotStore, output: URL?, options: SnapshotOptions = .init(), writes: SnapshotWrites = [],
                 staleScope: StaleScope = .specFolders, comparison: SnapshotComparison = .tolerant, newSnapshots: URL? = nil) {
@@ -283,14 +293,17 @@ public struct SnapshotChecker: Sendable {
                 } catch {
                     result.writeError = "\(error)"
                 }
-            } else if let newSnapshots {
-                let url = newSnapshots.appendingPathComponent(relative)
-                do {
-                    try writeIfChanged(try actual.pngData(), to: url)
-                    result.newRender = url.path
-                } catch {
-                    result.writeError = "\(error)"
+            } else {
+                if let newSnapshots {
+                    let url = newSnapshots.appendingPathComponent(relative)
+                    do {
+                        try writeIfChanged(try actual.pngData(), to: url)
+                        result.newRender = url.path
+                    } catch {
+                        result.writeError = "\(error)"
+                    }
                 }
+                stage(actual, relative, &result)
             }
         case .unreadable(let message):
             result.status = .unreadable
@@ -324,9 +337,23 @@ public struct SnapshotChecker: Sendable {
                 } catch {
                     result.writeError = "\(error)"
                 }
+            } else {
+                stage(actual, relative, &result)
             }
         }
         return result
+    }
+
+    /// Stages a failing render as a candidate for `glyphaudit accept` (when `candidates` is set).
+    func stage(_ actual: Raster, _ relative: String, _ result: inout SnapshotResult) {
+        guard let candidates, result.writeError == nil else { return }
+        let url = candidates.appendingPathComponent(relative)
+        do {
+            try writeIfChanged(try actual.pngData(), to: url)
+            result.candidate = url.path
+        } catch {
+            result.writeError = "\(error)"
+        }
     }
 
     /// The report of a check whose variants gave `results` (in plan order): the stale baselines of
@@ -376,6 +403,14 @@ public struct SnapshotChecker: Sendable {
             do {
                 try renderer.write(in: newSnapshots)
                 report.newSnapshots = newSnapshots.path
+            } catch {
+                report.fingerprintError = "\(error)"
+            }
+        }
+        if let candidates, results.contains(where: { $0.candidate != nil }) {
+            do {
+                try renderer.write(in: candidates)
+                report.candidates = candidates.path
             } catch {
                 report.fingerprintError = "\(error)"
             }

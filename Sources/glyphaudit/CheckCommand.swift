@@ -1,6 +1,7 @@
 import Foundation
 import GlyphCore
 import GlyphPipeline
+import GlyphReport
 import GlyphSnapshot
 
 enum CheckCommand {
@@ -9,7 +10,7 @@ enum CheckCommand {
         summary: "Compare renders with the baseline PNGs; record, update or prune baselines.",
         usage: "glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N] [--snapshots DIR] "
             + "[--out DIR] [--record] [--update] [--prune] [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] "
-            + "[--include-aa] [--alpha A] [--ci] [--json] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--stage] [--json] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant in memory and compares it with its baseline
         DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.png (libpng decode; identical
@@ -45,6 +46,10 @@ enum CheckCommand {
         Under CI (--ci, or the environment variable CI set to anything but "", "false" or "0") the
         render of each variant without a baseline is written to <out>/new-snapshots/ in the snapshot
         folder's layout, with renderer.json, and a message says how to add them.
+        Under CI, or with --stage, every changed and every new render is staged in <out>/candidates/ (the
+        snapshot folder's layout, with renderer.json), and <out>/report.json lists them with the SHA-256 of
+        every spec, token and image file the check read: `glyphaudit accept <out>` writes them into the
+        snapshot folder without rendering (`glyphaudit accept --help`).
 
         Exit status: 0 every variant matches (after --record/--update); 1 a mismatch, or a new variant
         without --record; 2 an unreadable baseline or renderer.json, a file that cannot be written, or
@@ -63,6 +68,7 @@ enum CheckCommand {
             PixelmatchOptionGroup.threshold,
         ] + PixelmatchOptionGroup.comparison + [
             SnapshotOptionGroup.ci,
+            AcceptCommand.stage,
             OutputOptions.json.withHelp("Print every result as JSON on stdout (instead of the list)."),
             OutputOptions.quiet.withHelp("No summary line on stderr; only the list (or JSON)."),
             OutputOptions.verbose.withHelp("List every result and every baseline written (not at most 20 lines and a count)."),
@@ -125,15 +131,22 @@ enum CheckCommand {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 
         let start = DispatchTime.now()
-        let plan = try Selection.plan(args)
+        let staging = ci || args.flag(AcceptCommand.stage)
+        let (plan, read) = try InputLog.recording { try Selection.plan(args) }
         // One transaction: the files written are renamed into place when the check ends, and none is
         // when a write fails (full disk, read-only folder): then the temporary files and the folders
         // the run made are removed, and one message says so.
         let (done, failure) = try AtomicFile.transaction { () throws -> (SnapshotReport, URL?) in
             let checker = try SnapshotChecker.fingerprinted(
                 store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes, staleScope: staleScope(args),
-                newSnapshots: ci ? out.appendingPathComponent(RunJob.newSnapshotsFolder) : nil, cwd: cwd)
+                newSnapshots: ci ? out.appendingPathComponent(RunJob.newSnapshotsFolder) : nil,
+                candidates: staging ? out.appendingPathComponent(RunJob.candidatesFolder) : nil, cwd: cwd)
             let report = checker.run(plan, jobs: jobs)
+            // The accept step's report: the candidates and the inputs they were drawn from.
+            if staging && !AtomicFile.transactionFailed {
+                try AcceptCommand.writeCheckReport(report, plan: plan, filter: try Selection.filter(args), inputs: InputRecord.list(read, base: cwd),
+                                                   snapshots: snapshots, out: out, cwd: cwd)
+            }
             if AtomicFile.transactionFailed, let lock = checker.lock { lock.release(removeFile: lock.madeFolder) }
             return (report, checker.newSnapshots)
         }
@@ -163,6 +176,7 @@ enum CheckCommand {
         }
         if let e = report.fingerprintError { Console.error(e) }
         if let message = missingMessage(report, args: args, copyFrom: done.1) { Console.error(message) }
+        if let message = AcceptCommand.stagedMessage(report, report: out, args: args) { Console.info(message) }
         Console.info(summary(report.counts, elapsed: seconds(since: start)))
         return report.status
     }

@@ -63,6 +63,7 @@ enum CompletionsCommand {
             "rules": Operands(slots: [.words(["explain"]), .words(Auditor.registry.map(\.id))]),
             "diff": Operands(slots: [.files, .files]),
             "merge-reports": Operands(slots: [.directories], repeats: true),
+            "accept": Operands(slots: [.directories], repeats: true),
             "completions": Operands(slots: [.words(shells)]),
         ]
     }

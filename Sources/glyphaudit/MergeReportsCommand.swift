@@ -17,7 +17,9 @@ enum MergeReportsCommand {
         own --fail-on (default error, as run's; the level the shards ran with does not count, but all must
         have run with the same). An existing --report folder that is not empty (glyphaudit-out by default)
         is written into only with --force; the files merge-reports writes replace theirs, others are kept.
-        The shards' new-snapshots/ folders (renders without a baseline, under CI) are gathered into one.
+        The shards' new-snapshots/ folders (renders without a baseline, under CI) are gathered into one, and
+        so are their candidates/ (every changed and new render, staged under CI or with --stage, for
+        `glyphaudit accept`) with their renderer.json, which must be the same in every shard.
         The pictures a report.json names are read only inside its shard folder: an absolute path, a `..`,
         a symbolic link or a file that is not a PNG is refused before anything is written (docs/limits.md).
         Exit status: 0 when the merged run passes; 1 when it has findings at or above --fail-on or snapshot
@@ -59,6 +61,7 @@ enum MergeReportsCommand {
         // inside the shard's folder without following a link, a regular PNG file within the PNG
         // limit). The copy below opens and checks each again, the file it copies.
         var copies: [Picture] = []
+        var candidateRenderer: (data: Data, file: String)?
         for (dir, part) in zip(dirs, parts) {
             for ref in part.report.pictureReferences {
                 if let problem = Beneath.problem(ref.path) {
@@ -74,6 +77,18 @@ enum MergeReportsCommand {
             // new-snapshots/ (snapshot-folder layout, renderer.json beside them): gathered into one.
             for rel in newSnapshotFiles(in: URL(fileURLWithPath: dir)) {
                 copies.append(Picture(dir: dir, rel: rel, report: part.file, keyPath: nil))
+            }
+            // The candidates staged for `accept` (named above among the pictures) come with the
+            // fingerprint of their renderer: one renderer for all the shards.
+            if part.report.snapshots?.results.contains(where: { $0.candidate != nil }) == true {
+                let fingerprint = Picture(dir: dir, rel: candidatesFingerprint, report: part.file, keyPath: "snapshots.candidates")
+                let data = try fingerprint.read()
+                if let first = candidateRenderer, first.data != data {
+                    throw InputError(file: fingerprint.from.path, message: "the candidates of this shard were drawn by another renderer "
+                                     + "than those of \(first.file) (their renderer.json differ); merge the shards of one run")
+                }
+                if candidateRenderer == nil { candidateRenderer = (data, fingerprint.from.path) }
+                copies.append(fingerprint)
             }
         }
         for c in copies { _ = try c.read() }
@@ -101,6 +116,9 @@ enum MergeReportsCommand {
         return merged.status
     }
 
+    /// The fingerprint of the renderer that drew a report's candidates.
+    static let candidatesFingerprint = "candidates/renderer.json"
+
     /// A file a shard's report folder holds for the merged one: a picture its report.json names
     /// (`keyPath`), or a file of its new-snapshots/.
     struct Picture {
@@ -111,7 +129,7 @@ enum MergeReportsCommand {
         var from: URL { URL(fileURLWithPath: dir).appendingPathComponent(rel) }
 
         /// Its bytes, read inside the shard's folder (no link followed): a regular PNG file within
-        /// the PNG limit, or new-snapshots' renderer.json within its 1 MiB.
+        /// the PNG limit, or the renderer.json of new-snapshots/ or candidates/ within its 1 MiB.
         func read() throws(InputError) -> Data {
             let png = rel.hasSuffix(".png")
             let data: Data

@@ -12,7 +12,7 @@ enum RunCommand {
         summary: "Render, audit, check snapshots and write every report in one pass (the CI entry point).",
         usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--report DIR] [--formats LIST] "
             + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--max-diff-pixels N] [--max-diff-ratio R] "
-            + "[--include-aa] [--alpha A] [--ci] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--stage] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant once, in memory; audits them (`glyphaudit rules`); compares them with
         their baselines in --snapshots (the default folder, snapshots, is skipped with a note when it does not
@@ -28,6 +28,10 @@ enum RunCommand {
         without a baseline fails the run even when there is no snapshot folder at all: its render goes to
         <report>/new-snapshots/ in the snapshot folder's layout, with renderer.json, to be copied over
         the snapshot folder and committed.
+        Under CI, or with --stage, every changed and every new render is staged in <report>/candidates/ (the
+        snapshot folder's layout, with the renderer.json of the renderer that drew them), and report.json
+        records the SHA-256 of every spec, token and image file the run read (inputs): `glyphaudit accept
+        <report>` then writes them into the snapshot folder without rendering (`glyphaudit accept --help`).
         Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures; 2 bad input (also an
         unreadable baseline, the report written all the same) or a runtime failure; 64 usage error.
         """,
@@ -41,6 +45,7 @@ enum RunCommand {
             SnapshotOptionGroup.maxDiffRatio,
         ] + PixelmatchOptionGroup.comparison + [
             SnapshotOptionGroup.ci,
+            AcceptCommand.stage,
             shard,
             OutputOptions.quiet,
             OutputOptions.verbose.withHelp(
@@ -99,7 +104,8 @@ enum RunCommand {
         // Selection.plan refuses an empty plan, but a shard may rightly be empty: refuse only an
         // empty selection (before sharding).
         let filter = try Selection.filter(args)
-        let plan = try Plan(specs: try Selection.specs(args), filter: filter, shard: shard)
+        let (specs, read) = try InputLog.recording { try Selection.specs(args) }
+        let plan = try Plan(specs: specs, filter: filter, shard: shard)
         if plan.selected == 0 {
             throw InputError(file: "--only", message: "no variant matches \(args.all(SelectionOptions.only).joined(separator: " ")) "
                              + "(\(plan.total) variants before filtering)")
@@ -116,11 +122,14 @@ enum RunCommand {
             progress.note("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
         }
         progress.stage("rendering, auditing\(checking ? ", checking" : "") \(plan.items.count) variants")
-        let outcome = try Pipeline.run(plan, RunJob(
+        var job = RunJob(
             jobs: jobs, config: config, report: report, formats: formats, shard: shard, failOn: failOn, filter: filter,
             snapshots: checking ? snapshotFolder : nil,
             snapshotOptions: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels, maxDiffRatio: maxRatio),
-            snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), ci: ci, cwd: cwd, tool: "glyphaudit \(version)"))
+            snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), ci: ci, cwd: cwd, tool: "glyphaudit \(version)")
+        job.stage = args.flag(AcceptCommand.stage)
+        job.inputs = InputRecord.list(read, base: cwd)
+        let outcome = try Pipeline.run(plan, job)
         for w in outcome.audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
         for note in outcome.snapshots?.comparisonNotes ?? [] { progress.note(note) }
         let result = outcome.report, audit = outcome.audit, snapshotReport = outcome.snapshots
@@ -140,6 +149,7 @@ enum RunCommand {
             if let message = CheckCommand.missingMessage(s, args: args, copyFrom: ci ? report.appendingPathComponent(RunJob.newSnapshotsFolder) : nil) {
                 Console.error(message)
             }
+            if let message = AcceptCommand.stagedMessage(s, report: report, args: args) { Console.info(message) }
         }
         // An unreadable baseline is bad input, as in `check`: named on stderr, exit 2 (the report,
         // written all the same, shows it among the snapshots); after a failed write (also named) it is not.

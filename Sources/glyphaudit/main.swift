@@ -13,6 +13,7 @@ enum Commands {
         DiffCommand.command,
         RulesCommand.command,
         MergeReportsCommand.command,
+        AcceptCommand.command,
         ExportCommand.command,
         CompletionsCommand.command,
     ]

@@ -365,7 +365,7 @@ struct CLICompletionTests {
         #expect(syntax.status == 0, "\(syntax.stderr)")
 
         let table = try Self.commandsAndOptions(in: dir.url)
-        #expect(table.count == 10 && table.map(\.command).contains("completions"), "\(table.map(\.command))")
+        #expect(table.count == 11 && table.map(\.command).contains("completions"), "\(table.map(\.command))")
         // Drive the completion function as bash does: COMP_WORDS, COMP_CWORD, then COMPREPLY.
         var driver = "source ./glyphaudit.bash\n"
         driver += #"t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _glyphaudit; echo "${COMPREPLY[*]}"; }"# + "\n"

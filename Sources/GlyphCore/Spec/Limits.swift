@@ -84,7 +84,9 @@ public enum InputFile {
             throw Failure(message: "cannot read the \(what): \(String(cString: strerror(code)))", missing: false)
         }
         defer { close(fd) }
-        return try read(descriptor: fd, limit: limit, what: what)
+        let data = try read(descriptor: fd, limit: limit, what: what)
+        InputLog.note(path, data)
+        return data
     }
 
     /// The same for a file already open (`fd`, which the caller closes): the checks are made on the

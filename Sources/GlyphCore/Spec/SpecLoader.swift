@@ -75,7 +75,11 @@ public struct FileSystemSource: AssetSource {
         case let .failure(refusal): throw refusal
         case let .success(fd):
             defer { close(fd) }
-            do { return try InputFile.read(descriptor: fd, limit: limit, what: what) } catch { throw .file(error) }
+            do {
+                let data = try InputFile.read(descriptor: fd, limit: limit, what: what)
+                InputLog.note(path, data)
+                return data
+            } catch { throw .file(error) }
         }
     }
 }
