@@ -125,6 +125,23 @@ public struct FocusIndicatorRule: AuditRule {
                                    sizes: short.map { input.items[pairs[$0].focused].variant.dynamicType }, location: location,
                                    picture: .focus(unfocused: input.items[pairs[worst].unfocused].variant, focused: v)))
             }
+            // Both met: the numbers still reported (info), at the worst size and scale of each.
+            if failing.isEmpty, short.isEmpty,
+               let c = ks.min(by: { (measures[$0]?.worstRatio ?? .infinity) < (measures[$1]?.worstRatio ?? .infinity) }), let mc = measures[c],
+               let a = ks.min(by: { (measures[$0].map { $0.changedArea - $0.required } ?? .infinity)
+                                    < (measures[$1].map { $0.changedArea - $0.required } ?? .infinity) }), let ma = measures[a] {
+                var message = "focus ring \(mc.ring.hex) is \(Format.ratio(mc.surfaceRatio)) on the surface \(mc.surface.hex)"
+                if let t = mc.touchingRatio, let tc = mc.touching { message += " and \(Format.ratio(t)) on the control's \(tc.hex)" }
+                message += " (1.4.11 needs \(Format.number(minimum)):1); it changes \(Format.points(ma.changedArea)) pt² by ≥ "
+                    + "\(Format.number(appearance)):1 at @\(input.items[pairs[a].focused].variant.scale)x, 2.4.13 needs "
+                    + "\(Format.points(ma.required)) pt² (drawn ring \(Format.points(ma.ringArea)) pt²)"
+                out.append(Finding(rule: id, severity: .info, criterion: "1.4.11",
+                                   variant: VariantGroupID.id(ks.map { input.items[pairs[$0].focused].variant }),
+                                   subject: "focus indicator", message: message,
+                                   numbers: ["ratio": mc.worstRatio, "required": minimum, "changedArea": ma.changedArea,
+                                             "requiredArea": ma.required, "ringArea": ma.ringArea],
+                                   values: ["ring": mc.ring.hex, "surface": mc.surface.hex], location: location))
+            }
         }
         return out
     }

@@ -137,7 +137,11 @@ struct FocusIndicatorTests {
         // = 0.7152 × 0.11444 + 0.0722 × 0.60383 = 0.12544; 1.05 / 0.17544 = 5.985.
         #expect(abs(Self.ratio("#005FCC", "#FFFFFF") - 5.985) < 0.002)
         let s = try AuditScene(Self.spec(##"{"color": "focus", "width": 2, "offset": 2}"##, scale: 3, theme: ##", "focus": "#005FCC""##))
-        #expect(s.run(FocusIndicatorRule()).isEmpty)
+        // No error or warning; one info per state with the numbers.
+        let found = s.run(FocusIndicatorRule())
+        #expect(found.allSatisfy { $0.severity == .info && $0.subject == "focus indicator" } && found.count == 2, "\(found.map(\.message))")
+        #expect(found.first?.message.hasPrefix("focus ring #005FCC is 5.98:1 on the surface #FFFFFF (1.4.11 needs 3:1); it changes ") == true,
+                "\(found.first?.message ?? "")")
         let m = try #require(FocusIndicatorRule.measure(s.input, focused: 3, unfocused: 2))
         #expect(m.ring.hex == "#005FCC" && abs(m.surfaceRatio - Self.ratio("#005FCC", "#FFFFFF")) < 0.001)
         #expect(m.touching == nil)
