@@ -15,6 +15,7 @@ public struct Auditor: Sendable {
         DynamicTypeScalingRule(),
         TargetSizeRule(),
         ImageAspectRule(),
+        FocusIndicatorRule(),
     ]
 
     public static func rule(_ id: String) -> (any AuditRule)? { registry.first { $0.id == id } }
@@ -55,12 +56,14 @@ public struct Auditor: Sendable {
     /// and not yet matched with accepted findings (`conclude` does that once, for the whole run).
     public func findings(_ input: AuditInput, pass: AuditPass) -> [Finding] {
         var findings: [Finding] = []
+        // Focused variants draw the unfocused glyph plus a ring: only `focus-indicator` looks at them.
+        let unfocused = input.withoutFocused()
         for rule in rules {
             let setting = config.rules[rule.id]
             if setting?.severity == .off { continue }
             let found = switch pass {
-            case .acrossComponents: rule.checkAcrossComponents(input, options(for: rule))
-            case .components: rule.check(input, options(for: rule))
+            case .acrossComponents: rule.checkAcrossComponents(rule is FocusIndicatorRule ? input : unfocused, options(for: rule))
+            case .components: rule.check(rule is FocusIndicatorRule ? input : unfocused, options(for: rule))
             }
             for var f in found {
                 if let s = setting?.severity?.severity {

@@ -51,6 +51,14 @@ public enum EvidencePictures {
             }
             guard !renders.isEmpty else { return nil }
             content = .sideBySide(renders)
+        case let .focus(u, fv, ratio):
+            guard let iu = input.index(of: u), let i = input.index(of: fv),
+                  let (cu, cf) = FocusIndicatorRule.crops(input, focused: i, unfocused: iu) else { return nil }
+            content = .rows([EvidenceSketch.Row(label: "focus", cells: [
+                EvidenceSketch.Captioned(cu.raster(), caption: "unfocused"),
+                EvidenceSketch.Captioned(cf.raster(), caption: "focused"),
+                EvidenceSketch.Captioned(FocusIndicatorRule.changedPicture(cu, cf, ratio: ratio), caption: "changed ≥ \(Format.number(ratio)):1"),
+            ])], cellWidth: cf.width, cellHeight: cf.height)
         case let .outline(v, r):
             guard let render = render(v, input: input) else { return nil }
             content = .annotated(render, scale: v.scale, marks: [.outline(r, color: RGBA(r: 1, g: 0, b: 0.8, a: 0.9), width: 1.5, dash: nil)])
@@ -66,6 +74,17 @@ public enum EvidencePictures {
 }
 
 extension GlyphPixels {
+    /// The pixels as they are.
+    public func raster() -> Raster {
+        var px = [UInt8](repeating: 0, count: width * height * 4)
+        for i in 0..<(width * height) {
+            let p = pixels[i]
+            px[i * 4] = UInt8(p & 0xFF); px[i * 4 + 1] = UInt8((p >> 8) & 0xFF)
+            px[i * 4 + 2] = UInt8((p >> 16) & 0xFF); px[i * 4 + 3] = UInt8(p >> 24)
+        }
+        return Raster(width: width, height: height, pixels: px)
+    }
+
     /// The glyph's pixels as seen in a view (greyscale, a colour-vision simulation).
     public func raster(viewedAs view: ColorView) -> Raster {
         var cache: [UInt32: (UInt8, UInt8, UInt8, UInt8)] = [:]

@@ -105,6 +105,8 @@ public enum EvidencePicture: Sendable, Equatable {
     case sideBySide([Variant])
     /// A variant with a rectangle outlined (the rect an image is drawn in).
     case outline(Variant, Rect)
+    /// A focus indicator: the ring's region unfocused, focused, and the pixels that changed by at least `ratio`.
+    case focus(unfocused: Variant, focused: Variant, ratio: Double = 3)
 }
 
 /// One problem (or, at `info`, one observation) a rule found in one variant or group of variants.

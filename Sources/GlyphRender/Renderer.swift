@@ -153,6 +153,9 @@ public enum Renderer {
                 PangoText.draw(cr, text: label.text, points: label.points, bold: label.bold, x: label.box.x, y: label.box.y,
                                color: c.authored)
                 if label.clip != nil { cairo_restore(cr) }
+            case .focus:
+                guard parts.contains(.focus) else { continue }
+                drawGlyphPart(cr, part, imageScale: imageScale)
             default:
                 if parts.contains(.glyph) { drawGlyphPart(cr, part, imageScale: imageScale) }
             }
@@ -197,8 +200,8 @@ public enum Renderer {
             boxPath(cr, r, radius: part.cornerRadius, shape: part.shape)
             setColor(cr, c.authored)
             cairo_fill(cr)
-        case .ring, .border, .knobBorder:
-            // The ring lies inside the box (the knob), like SwiftUI's strokeBorder.
+        case .ring, .border, .knobBorder, .focus:
+            // The ring lies inside the box (the knob), like SwiftUI's strokeBorder; a focus ring inside its outer edge.
             guard let c = part.color else { return }
             let w = part.lineWidth
             boxPath(cr, r.insetBy(w / 2), radius: max(0, part.cornerRadius - w / 2), shape: part.shape)

@@ -18,7 +18,7 @@ struct CLIAuditTests {
         #expect(r.stdout.contains("  nontext-contrast          6 errors, 4 infos"))
         #expect(r.stdout.contains("at Assets/presets/swiftui-switch.json:15 (themes.default.trackOff)"))
         #expect(!r.stdout.contains("\u{1B}["), "no colour codes when not on a terminal")
-        #expect(r.stderr.contains("audited 72 variants of 1 preset with 7 rules"))
+        #expect(r.stderr.contains("audited 72 variants of 1 preset with 8 rules"))
     }
 
     @Test("--fail-on decides the exit status")
@@ -149,7 +149,7 @@ struct CLIAuditTests {
         let dir = TempFolder()
         let list = try CLI.run(["rules"], in: dir.url)
         #expect(list.status == 0)
-        for id in ["state-shape", "nontext-contrast", "text-contrast", "clipping", "dynamic-type-scaling", "target-size", "image-aspect"] {
+        for id in ["state-shape", "nontext-contrast", "text-contrast", "clipping", "dynamic-type-scaling", "target-size", "image-aspect", "focus-indicator"] {
             #expect(list.stdout.contains(id))
         }
         let explain = try CLI.run(["rules", "explain", "state-shape"], in: dir.url)

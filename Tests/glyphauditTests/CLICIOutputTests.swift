@@ -143,7 +143,7 @@ struct CLICIOutputTests {
         #expect(run["invocations"] == nil)
 
         let junit = try w.text("out/junit.xml")
-        #expect(junit.contains("<testsuite name=\"swiftui-switch\" tests=\"7\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0\" file=\"myspec/swiftui-switch.json\">"),
+        #expect(junit.contains("<testsuite name=\"swiftui-switch\" tests=\"8\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0\" file=\"myspec/swiftui-switch.json\">"),
                 "\(junit.prefix(400))")
         if SchemaValidation.junitUnavailable == nil {
             let outcome = try SchemaValidation.validateJUnit(junit)

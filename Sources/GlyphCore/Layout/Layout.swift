@@ -52,6 +52,14 @@ public struct Layout: Sendable {
     public var knobBorderWidth: Double
     public var markWeight: Double
     public var appearance: StateAppearance
+    /// How many points a focused variant's canvas grew on each side for its ring (0 unfocused).
+    public var focusPadding: Double = 0
+
+    /// The whole points a focused canvas grows on each side: what the ring reaches past the margin.
+    public static func focusPadding(_ focus: FocusSpec?) -> Double {
+        guard let focus else { return 0 }
+        return max(0, (focus.outset - margin).rounded(.up))
+    }
 
     /// Pixel size of the canvas at the variant's display scale.
     public var pixelWidth: Int { Int((canvas.width * Double(variant.scale)).rounded(.up)) }
@@ -133,8 +141,12 @@ public struct Layout: Sendable {
             }
         }
         let content = labelPart.map { glyphPart.union($0) } ?? glyphPart
-        let dx = Layout.margin - content.minX
-        let dy = Layout.margin - content.minY
+        // A focused variant's canvas grows by whole points on every side when its ring reaches past
+        // the margin: everything else lies where it lies unfocused, moved by whole pixels.
+        focusPadding = v.focused ? Layout.focusPadding(spec.focus) : 0
+        let margin = Layout.margin + focusPadding
+        let dx = margin - content.minX
+        let dy = margin - content.minY
         frame = frame.offsetBy(dx: dx, dy: dy)
         frame.x = snap(frame.x)
         frame.y = snap(frame.y)
@@ -143,8 +155,8 @@ public struct Layout: Sendable {
         glyph.y = snap(glyph.y)
         self.frame = frame
         self.glyph = glyph
-        canvas = Rect(x: 0, y: 0, width: (content.width + 2 * Layout.margin).rounded(.up),
-                      height: (content.height + 2 * Layout.margin).rounded(.up))
+        canvas = Rect(x: 0, y: 0, width: (content.width + 2 * Layout.margin).rounded(.up) + 2 * focusPadding,
+                      height: (content.height + 2 * Layout.margin).rounded(.up) + 2 * focusPadding)
 
         if let l = spec.label, var box = labelBox, let m = labelMetrics {
             box = box.offsetBy(dx: dx, dy: dy)

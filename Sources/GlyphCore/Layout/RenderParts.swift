@@ -10,5 +10,7 @@ public struct RenderParts: OptionSet, Sendable {
     /// The box, track and knob, or image.
     public static let glyph = RenderParts(rawValue: 2)
     public static let label = RenderParts(rawValue: 4)
-    public static let all: RenderParts = [.background, .glyph, .label]
+    /// A focused variant's focus indicator.
+    public static let focus = RenderParts(rawValue: 8)
+    public static let all: RenderParts = [.background, .glyph, .label, .focus]
 }

@@ -120,6 +120,9 @@ public struct ScenePart: Sendable {
         case image
         /// The label (`label`).
         case label
+        /// A focused variant's focus indicator (a ring of `lineWidth`, inside `rect`, around the
+        /// glyph or the frame; `FocusRing`).
+        case focus
     }
 
     public var kind: Kind
@@ -311,6 +314,21 @@ public struct Scene: Sendable {
         if let label = layout.label, let c = color(.label, over: surface) {
             parts.append(ScenePart(.label, name: "label", role: .label, rect: label.box, color: c, beneath: .surface, label: label))
         }
+
+        if v.focused, let focus = spec.focus, let ring = Scene.focusRing(spec: spec, layout: layout) {
+            let c: SceneColor?
+            switch focus.paint {
+            case let .role(role): c = color(role, over: surface)
+            case let .color(a):
+                let under = surface?.color?.seen ?? .white
+                c = SceneColor(authored: a.rgba, seen: a.rgba.composited(over: under), note: a.note, source: ColorSource(a, in: spec))
+            }
+            if let c {
+                let role: ColorRole = if case let .role(r) = focus.paint { r } else { .focus }
+                parts.append(ScenePart(.focus, name: "focus indicator", role: role, rect: ring.outer, cornerRadius: ring.outerRadius,
+                                       lineWidth: ring.width, shape: ring.circle ? .circle : .square, color: c, beneath: .surface))
+            }
+        }
     }
 
     /// A switch mark's default side: half the track's height on the track, two thirds of the knob in
@@ -347,6 +365,20 @@ public struct Scene: Sendable {
         return Rect(x: cx - side / 2, y: track.midY - side / 2, width: side, height: side)
     }
 
+    /// The focus ring of a focused variant of `spec` laid out as `layout` (nil: the spec has no `focus`):
+    /// around the glyph (a circle around a circular box, a capsule around a switch's track) or the frame.
+    public static func focusRing(spec: Spec, layout: Layout) -> FocusRing? {
+        guard let focus = spec.focus else { return nil }
+        let circle = spec.control == .checkbox && spec.images == nil && layout.variant.shape == .circle
+        switch focus.around {
+        case .glyph:
+            return FocusRing(around: layout.glyph, radius: layout.cornerRadius, circle: circle, focus: focus)
+        case .frame:
+            let same = layout.frame == layout.glyph
+            return FocusRing(around: layout.frame, radius: same ? layout.cornerRadius : 0, circle: same && circle, focus: focus)
+        }
+    }
+
     /// The part of a kind, if the variant draws one.
     public func part(_ kind: ScenePart.Kind) -> ScenePart? { parts.first { $0.kind == kind } }
 
@@ -354,6 +386,7 @@ public struct Scene: Sendable {
     /// The surface as seen (over white); white when the theme has none.
     public var surfaceSeen: RGBA { surface?.color?.seen ?? .white }
     public var label: ScenePart? { part(.label) }
+    public var focus: ScenePart? { part(.focus) }
     public var image: ScenePart? { part(.image) }
 
     /// The part `part` is drawn on.

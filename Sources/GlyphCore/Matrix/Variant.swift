@@ -8,6 +8,11 @@ public struct Variant: Sendable, Hashable, Codable {
     public var theme: String
     public var state: ControlState
     public var scale: Int
+    /// Drawn with its keyboard focus indicator (a spec with `focus`); the id says `checked+focused`.
+    public var focused: Bool = false
+
+    /// The state as ids spell it: `checked`, or `checked+focused` for a focused variant.
+    public var stateName: String { focused ? "\(state.rawValue)+focused" : state.rawValue }
 
     /// `square-md` for a checkbox, `switch-md` for a switch.
     public var component: String {
@@ -15,10 +20,10 @@ public struct Variant: Sendable, Hashable, Codable {
     }
 
     /// Stable, readable id, e.g. `design-system-checkbox/square-md/AX5/inverse/checked@3x`.
-    public var id: String { "\(preset)/\(component)/\(dynamicType.short)/\(theme)/\(state.rawValue)@\(scale)x" }
+    public var id: String { "\(preset)/\(component)/\(dynamicType.short)/\(theme)/\(stateName)@\(scale)x" }
 
     /// The id without the display scale: the same picture at every scale.
-    public var pictureID: String { "\(preset)/\(component)/\(dynamicType.short)/\(theme)/\(state.rawValue)" }
+    public var pictureID: String { "\(preset)/\(component)/\(dynamicType.short)/\(theme)/\(stateName)" }
 
     /// Relative file path for a format, e.g. `design-system-checkbox/square-md/AX5/inverse/checked@3x.png`.
     public func fileName(_ ext: String) -> String { "\(id).\(ext)" }
@@ -34,6 +39,7 @@ public struct Variant: Sendable, Hashable, Codable {
         case .theme: theme
         case .state: state.rawValue
         case .scale: String(scale)
+        case .focus: focused ? "focused" : "unfocused"
         }
     }
 
@@ -47,6 +53,33 @@ public struct Variant: Sendable, Hashable, Codable {
         self.state = state
         self.scale = scale
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case preset, control, shape, size, dynamicType, theme, state, scale, focused
+    }
+
+    /// `focused` is written only when true, and read as false when absent (report.json from before it).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(preset: try c.decode(String.self, forKey: .preset), control: try c.decode(ControlKind.self, forKey: .control),
+                  shape: try c.decode(GlyphShape.self, forKey: .shape), size: try c.decode(String.self, forKey: .size),
+                  dynamicType: try c.decode(DynamicTypeSize.self, forKey: .dynamicType), theme: try c.decode(String.self, forKey: .theme),
+                  state: try c.decode(ControlState.self, forKey: .state), scale: try c.decode(Int.self, forKey: .scale))
+        focused = try c.decodeIfPresent(Bool.self, forKey: .focused) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(preset, forKey: .preset)
+        try c.encode(control, forKey: .control)
+        try c.encode(shape, forKey: .shape)
+        try c.encode(size, forKey: .size)
+        try c.encode(dynamicType, forKey: .dynamicType)
+        try c.encode(theme, forKey: .theme)
+        try c.encode(state, forKey: .state)
+        try c.encode(scale, forKey: .scale)
+        if focused { try c.encode(focused, forKey: .focused) }
+    }
 }
 
 /// `--only key=value` filters: values of one key are alternatives, different keys must all match.
@@ -55,6 +88,8 @@ public struct VariantFilter: Sendable, Equatable {
         case preset, control, shape, size
         case dynamicType = "dynamic-type"
         case theme, state, scale
+        /// `focused` or `unfocused`.
+        case focus
 
         public init?(name: String) {
             switch name {
@@ -88,6 +123,9 @@ public struct VariantFilter: Sendable, Equatable {
                 value = dt.short
             }
             if key == .scale { value = raw.hasSuffix("x") ? String(raw.dropLast()) : raw }
+            if key == .focus, raw != "focused", raw != "unfocused" {
+                throw FilterError(message: SpecReader.unknown("--only focus value", raw, valid: ["focused", "unfocused"]))
+            }
             allowed[key, default: []].insert(value)
         }
     }
@@ -105,18 +143,24 @@ public struct FilterError: Error, Sendable, CustomStringConvertible {
 }
 
 extension Spec {
-    /// Every variant of this spec, in a stable order: shape, size, Dynamic Type size, theme, state, scale.
+    /// Every variant of this spec, in a stable order: shape, size, Dynamic Type size, theme, state,
+    /// unfocused then focused (a spec with `focus`), scale.
     public func variants() -> [Variant] {
         var out: [Variant] = []
-        out.reserveCapacity(shapes.count * sizes.count * dynamicTypeSizes.count * themes.count * states.count * scales.count)
+        out.reserveCapacity(shapes.count * sizes.count * dynamicTypeSizes.count * themes.count * states.count * scales.count
+                            * (focus == nil ? 1 : 2))
         for shape in shapes {
             for size in sizes {
                 for dt in dynamicTypeSizes {
                     for theme in themes {
                         for state in states {
-                            for scale in scales {
-                                out.append(Variant(preset: name, control: control, shape: shape, size: size.name,
-                                                   dynamicType: dt, theme: theme.name, state: state, scale: scale))
+                            for focused in focus == nil ? [false] : [false, true] {
+                                for scale in scales {
+                                    var v = Variant(preset: name, control: control, shape: shape, size: size.name,
+                                                    dynamicType: dt, theme: theme.name, state: state, scale: scale)
+                                    v.focused = focused
+                                    out.append(v)
+                                }
                             }
                         }
                     }

@@ -35,7 +35,7 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
 
     public init(_ v: Variant) {
         self.init(preset: v.preset, component: v.component, dynamicType: v.dynamicType.short, theme: v.theme,
-                  state: v.state.rawValue, scale: String(v.scale))
+                  state: v.stateName, scale: String(v.scale))
     }
 
     /// Reads an id. Parts are taken in order (`/` between the first five, `@` before the scale); a

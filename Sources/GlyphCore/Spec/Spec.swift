@@ -227,6 +227,8 @@ public enum ColorRole: String, Sendable, CaseIterable, Codable {
     case knobBorder
     /// iOS's On/Off Labels (`onOffLabels`): the `|` on the on track and the `○` on the off track.
     case onLabel, offLabel
+    /// The keyboard focus indicator (`focus`): a theme may set it; default iOS's systemBlue.
+    case focus
 }
 
 /// The marks a drawn switch shows in one state: on the track, in the part the knob leaves free
@@ -395,6 +397,8 @@ public struct Spec: Sendable {
     public var switchMarks: [ControlState: SwitchMarks] = [:]
     /// A drawn switch draws iOS's On/Off Labels (`"onOffLabels": true`).
     public var onOffLabels: Bool = false
+    /// The keyboard focus indicator (`"focus"`); nil: no focused variants.
+    public var focus: FocusSpec? = nil
 
     public func appearance(_ state: ControlState) -> StateAppearance {
         appearance[state] ?? .default(state)

@@ -87,7 +87,7 @@ public struct FileSystemSource: AssetSource {
 extension Spec {
     static let topKeys = ["$schema", "name", "description", "control", "tokens", "tokensFormat", "shapes", "sizes", "glyph",
                           "frame", "hitArea", "targetSpacing", "label", "states", "appearance", "images", "assets", "themes", "scales",
-                          "dynamicTypeSizes", "onOffLabels"]
+                          "dynamicTypeSizes", "onOffLabels", "focus"]
 
     /// Loads a spec file from disk (its tokens and images relative to it).
     public static func load(contentsOf url: URL, images: any VectorImageReader) throws(InputError) -> Spec {
@@ -291,9 +291,11 @@ private struct SpecParser {
             }
         }
 
+        var focus: FocusSpec?
+        if let n = top["focus"] { focus = try FocusSpec.parse(n, reader: &r) }
         let themes = try parseThemes(top["themes"]!, control: control, states: states, label: label != nil,
                                      images: images, appearance: appearance, sizes: sizes, switchMarks: switchMarks,
-                                     onOffLabels: onOffLabels ? top["onOffLabels"] : nil)
+                                     onOffLabels: onOffLabels ? top["onOffLabels"] : nil, focus: focus.map { ($0, top["focus"]!) })
 
         var scales = [1, 2, 3]
         if let s = top["scales"] {
@@ -326,7 +328,7 @@ private struct SpecParser {
                     glyphTextStyle: glyphTextStyle, glyphScales: glyphScales, frame: frame, hitArea: hitArea,
                     targetSpacing: targetSpacing, label: label, states: states, appearance: appearance, images: images,
                     themes: themes, scales: scales, dynamicTypeSizes: dts, sourceFile: source.displayName(path),
-                    tokenFile: tokenFile, lines: r.lines, warnings: r.warnings, switchMarks: switchMarks, onOffLabels: onOffLabels)
+                    tokenFile: tokenFile, lines: r.lines, warnings: r.warnings, switchMarks: switchMarks, onOffLabels: onOffLabels, focus: focus)
     }
 
     /// A drawn switch's `appearance`: per state `{"trackMark": marks, "knobMark": marks}`, each in
@@ -724,7 +726,7 @@ private struct SpecParser {
     mutating func parseThemes(_ node: JSONNode, control: ControlKind, states: [ControlState], label: Bool,
                               images: ImageSetSpec?, appearance: [ControlState: StateAppearance],
                               sizes: [SizeSpec], switchMarks: [ControlState: SwitchMarks] = [:],
-                              onOffLabels: JSONNode? = nil) throws(InputError) -> [ThemeSpec] {
+                              onOffLabels: JSONNode? = nil, focus: (FocusSpec, JSONNode)? = nil) throws(InputError) -> [ThemeSpec] {
         // A switch track with a ring needs its colour (drawn in every state); an image switch has no track.
         let drawnSwitch = control == .switch && images == nil
         let ringedTrack = drawnSwitch ? sizes.first { s in states.contains { s.borderWidth($0) > 0 } } : nil
@@ -784,8 +786,12 @@ private struct SpecParser {
             }
             var theme = ThemeSpec(name: name, colors: colors, stateColors: stateColors, imageOpacity: opacity)
             theme.appearance = try m["appearance"].map { a throws(InputError) in try r.choice(a, "\(p).appearance", ThemeAppearance.self) }
+            if let (f, n) = focus, f.paint == .role(.focus), theme.colors[.focus] == nil {
+                theme.colors[.focus] = FocusSpec.defaultRoleColor(dark: theme.isDark, line: n.line, theme: p)
+            }
             // Every colour the states need must be there.
             var needed: Set<ColorRole> = label ? [.label] : []
+            if let (f, _) = focus, case let .role(role) = f.paint { needed.insert(role) }
             for st in states {
                 if let images {
                     // An image checkbox or image switch: the tint of template images, nothing else.
