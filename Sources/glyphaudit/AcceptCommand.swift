@@ -273,8 +273,9 @@ enum AcceptCommand {
             case .size: value = size
             case .dynamicType: value = id.dynamicType
             case .theme: value = id.theme
-            case .state: value = id.state
+            case .state: value = id.state.hasSuffix("+focused") ? String(id.state.dropLast("+focused".count)) : id.state
             case .scale: value = id.scale
+            case .focus: value = id.state.hasSuffix("+focused") ? "focused" : "unfocused"
             }
             return value.map(values.contains) ?? false
         }
