@@ -8,7 +8,7 @@ enum DiffCommand {
         name: "diff",
         summary: "Compare two PNG files, or two folders of PNGs matched by relative path.",
         usage: "glyphaudit diff A B [--threshold T] [--include-aa] [--alpha A] [--diff-color-alt R,G,B] [--diff-mask] "
-            + "[--output FILE|DIR] [--json] [--jobs N] [--quiet]",
+            + "[--out FILE|DIR] [--json] [--jobs N] [--quiet]",
         discussion: """
         Compares with pixelmatch v6.0.0 (YIQ colour distance, anti-aliasing detection, semi-transparent
         pixels blended over white), after decoding with libpng. A is the expected image: the diff image
@@ -45,7 +45,7 @@ enum DiffCommand {
     static let diffColorAlt = Option(name: "diff-color-alt", value: "R,G,B",
                                      help: "Colour of differences where B is darker (R,G,B or #RRGGBB; default: the diff colour).")
     static let diffMask = Option.flag("diff-mask", "Draw only the differences, on a transparent background.")
-    static let output = Option(name: "output", value: "FILE|DIR", help: "Write the diff image (a folder for two folders).")
+    static let output = Option(name: "out", value: "FILE|DIR", help: "Write the diff image (a folder for two folders).").aliased("output")
 
     static func run(_ args: Arguments) throws -> ExitStatus {
         guard args.positionals.count == 2 else {

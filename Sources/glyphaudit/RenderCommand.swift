@@ -22,7 +22,8 @@ enum RenderCommand {
         run: run)
 
     static let out = Option(name: "out", value: "DIR", help: "Where to write (default: glyphaudit-render).")
-    static let format = Option(name: "format", value: "LIST", help: "Comma-separated: png, svg, pdf (default: png).")
+    static let format = Option(name: "format", value: "LIST", help: "Comma-separated: png, svg, pdf (default: png).",
+                               choices: RenderFileFormat.allCases.map(\.rawValue), list: true)
     static let svgJobs = Option(name: "svg-jobs", value: "FILE",
                                 help: "Instead of specs: render SVG files listed in a TSV (svg, width px, height px, png name) into --out; each SVG is parsed once.")
     static let contactSheet = Option(name: "contact-sheet", value: "DIR",
@@ -48,7 +49,12 @@ enum RenderCommand {
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
         let items = plan.items
-        if let first = Pipeline.writeFiles(plan, formats: formats, into: out, jobs: jobs).first {
+        let progress = Progress(enabled: !Console.quiet)
+        progress.stage("rendering")
+        progress.count("rendering", total: items.count)
+        let failures = Pipeline.writeFiles(plan, formats: formats, into: out, jobs: jobs) { progress.advance($0) }
+        progress.done()
+        if let first = failures.first {
             Console.error("cannot write \(out.path): \(first)")
             return .badInput
         }

@@ -365,7 +365,7 @@ struct CLICompletionTests {
         #expect(syntax.status == 0, "\(syntax.stderr)")
 
         let table = try Self.commandsAndOptions(in: dir.url)
-        #expect(table.count == 10 && table.map(\.command).contains("completions"), "\(table.map(\.command))")
+        #expect(table.count == 11 && table.map(\.command).contains("completions"), "\(table.map(\.command))")
         // Drive the completion function as bash does: COMP_WORDS, COMP_CWORD, then COMPREPLY.
         var driver = "source ./glyphaudit.bash\n"
         driver += #"t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _glyphaudit; echo "${COMPREPLY[*]}"; }"# + "\n"
@@ -383,6 +383,10 @@ struct CLICompletionTests {
             (["glyphaudit", "rules", "--config", "x.json", "explain", "target"], ["target-size"]),
             (["glyphaudit", "completions", ""], ["bash", "zsh", "fish"]),
             (["glyphaudit", "help", "merge"], ["merge-reports"]),
+            (["glyphaudit", "help", "to"], ["tokens"]),
+            (["glyphaudit", "run", "--format", "json,s"], ["json,sarif"]),
+            (["glyphaudit", "merge-reports", "--out", "="], []),
+            (["glyphaudit", "diff", "--output", "a.png", "--jo"], ["--jobs"]),
         ]
         for (command, options) in table {
             cases.append((["glyphaudit", command, "--"], options))
