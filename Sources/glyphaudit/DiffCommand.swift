@@ -17,10 +17,11 @@ enum DiffCommand {
         and every pixel outside the common area counts as different.
 
         Two folders: the PNGs below each (names starting with "." are skipped) are matched by relative
-        path and compared in parallel; files on one side only are listed. With --output DIR the diff
-        image of each differing pair is written to DIR/<relative path>. Two files: --output FILE
-        always gets the diff image (like pixelmatch's command line); when --output is an existing
-        folder, the diff image goes to DIR/<B's name without .png>.diff.png.
+        path and compared in parallel; files on one side only are listed. With --out DIR the diff
+        image of each differing pair is written to DIR/<relative path>. Two files: --out FILE
+        always gets the diff image (like pixelmatch's command line); when --out is an existing
+        folder, the diff image goes to DIR/<B's name without .png>.diff.png. (--output, the old
+        spelling of --out, is still taken.)
 
         The largest colour difference is on --threshold's scale (0-1): a pixel counts as different
         when its colour difference is over the threshold.
@@ -79,7 +80,7 @@ enum DiffCommand {
         if aIsFolder {
             report = ImageDiff.compareFolders(a, b, options: options, output: output, jobs: jobs)
         } else {
-            // --output DIR (an existing folder) gets DIR/<B's name>.diff.png.
+            // --out DIR (an existing folder) gets DIR/<B's name>.diff.png.
             var target = output
             if let output, isFolder(output) {
                 target = output.appendingPathComponent(b.deletingPathExtension().lastPathComponent + ".diff.png")

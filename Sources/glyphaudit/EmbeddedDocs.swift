@@ -1780,20 +1780,22 @@ Whether the baselines are checked depends on the folder:
 
 ```
 glyphaudit diff A B [--threshold T] [--include-aa] [--alpha A] [--diff-color-alt R,G,B|#RRGGBB]
-                    [--diff-mask] [--output FILE|DIR] [--json] [--jobs N] [--quiet]
+                    [--diff-mask] [--out FILE|DIR] [--json] [--jobs N] [--quiet]
 ```
+
+`--out` was `--output` before every output took the one name; `--output` is still taken, the same option.
 
 This is the comparator on its own, for any PNGs. A is the expected image, so the diff image fades
 A to grey.
 
-- **Two files.** `--output FILE` always receives the diff image, as with pixelmatch's command line.
-  When `--output` names an existing folder, the diff image goes to `DIR/<B's name without
-  .png>.diff.png` (`diff a.png b.png --output out` writes `out/b.diff.png`). A file that cannot be
+- **Two files.** `--out FILE` always receives the diff image, as with pixelmatch's command line.
+  When `--out` names an existing folder, the diff image goes to `DIR/<B's name without
+  .png>.diff.png` (`diff a.png b.png --out out` writes `out/b.diff.png`). A file that cannot be
   read is named on its line (`unreadable bad.png  …/bad.png: not a PNG file (bad signature)`);
   when both cannot be read, both are named.
 - **Two folders.** The PNGs below each folder (dot-named ones skipped) are matched by relative path
   and compared in parallel on `--jobs` threads. Files found on one side only are listed as
-  `only-in-a` / `only-in-b`. `--output DIR` receives the diff image of each pair that differs, at
+  `only-in-a` / `only-in-b`. `--out DIR` receives the diff image of each pair that differs, at
   `DIR/<relative path>`. Do not put DIR inside A or B, or the next run will pick the diff images up
   as inputs.
 - `--threshold` (default 0.1), `--include-aa` (count anti-aliased pixels), `--alpha` (opacity of A

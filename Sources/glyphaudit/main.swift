@@ -33,9 +33,9 @@ func mainHelp() -> String {
     s += "\n" + HelpTopics.list
     s += """
 
-    Run `glyphaudit <command> --help` (or `glyphaudit help <command>`) for a command's options and examples. An option's value follows it as the next word
-    or after `=` (--fail-on never, --fail-on=never). `glyphaudit completions bash|zsh|fish` prints a
-    completion script.
+    Run `glyphaudit <command> --help` (or `glyphaudit help <command>`) for a command's options and examples.
+    An option's value follows it as the next word or after `=` (--fail-on never, --fail-on=never).
+    `glyphaudit completions bash|zsh|fish` prints a completion script; `glyphaudit man` the manual page.
     Exit status: 0 clean; 1 findings or snapshot mismatches; 2 bad input or a runtime failure (also a failed
     write to stdout); 64 usage error (an unknown option, option value, preset or rule name, an empty value).
     Limits on inputs: `glyphaudit help limits`. Every output folder is --out and every format list --format;
