@@ -67,9 +67,11 @@ enum CompletionsCommand {
         ]
     }
 
-    /// Values of options whose declarations do not list their choices themselves (`--only`'s keys).
+    /// Values of options whose declarations do not list their choices themselves (`render --format`,
+    /// `--only`'s keys).
     static var knownValues: [String: Completion] {
         [
+            "format": .list(RenderFileFormat.allCases.map(\.rawValue)),
             "only": .words(VariantFilter.Key.allCases.map { "\($0.rawValue)=" }),
         ]
     }

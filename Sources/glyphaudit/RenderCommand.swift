@@ -22,8 +22,7 @@ enum RenderCommand {
         run: run)
 
     static let out = Option(name: "out", value: "DIR", help: "Where to write (default: glyphaudit-render).")
-    static let format = Option(name: "format", value: "LIST", help: "Comma-separated: png, svg, pdf (default: png).",
-                               choices: RenderFileFormat.allCases.map(\.rawValue), list: true)
+    static let format = Option(name: "format", value: "LIST", help: "Comma-separated: png, svg, pdf (default: png).")
     static let svgJobs = Option(name: "svg-jobs", value: "FILE",
                                 help: "Instead of specs: render SVG files listed in a TSV (svg, width px, height px, png name) into --out; each SVG is parsed once.")
     static let contactSheet = Option(name: "contact-sheet", value: "DIR",

@@ -35,7 +35,7 @@ struct CLIConventionsTests {
         for name in ["render", "check", "presets"] {
             #expect(try Self.command(name).options.contains { $0.name == "out" && $0.value == "DIR" })
         }
-        #expect(try Self.command("render").options.contains { $0.name == "format" && $0.list })
+        #expect(try Self.command("render").options.contains { $0.name == "format" && $0.value == "LIST" })
         // No command has an output folder or a format list under another name.
         for c in Commands.all {
             let names = c.options.map(\.name)
