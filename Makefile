@@ -70,6 +70,7 @@ bench-peers: build
 
 embed:
 	scripts/embed-assets
+	scripts/embed-docs
 
 clean:
 	rm -rf .build glyphaudit-out glyphaudit-render

@@ -18,6 +18,8 @@ public struct PipelineOptions: Sendable {
     public var snapshots: SnapshotChecker?
     /// Writes the @2x renders into `<folder>/images/` for the contact sheets of the HTML report.
     public var pictures: URL?
+    /// Told how many more variants are done, after each component (a progress display).
+    public var progress: (@Sendable (Int) -> Void)?
 
     public init(jobs: Int = defaultJobs, auditor: Auditor? = nil, evidence: URL? = nil, snapshots: SnapshotChecker? = nil,
                 pictures: URL? = nil) {
@@ -81,6 +83,7 @@ public enum Pipeline {
                                                   dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
                                                   scale: v.scale, image: d.picture, width: d.width, height: d.height))
                 }
+                options.progress?(component.count)
             }
         }
 
@@ -155,7 +158,9 @@ public enum RenderFileFormat: String, Sendable, CaseIterable {
 extension Pipeline {
     /// Writes every variant of the plan in each format into `folder` (`<variant file name>.<format>`,
     /// atomically), one variant per thread at a time. Returns what failed, as `<id>: <error>`.
-    public static func writeFiles(_ plan: Plan, formats: [RenderFileFormat], into folder: URL, jobs: Int) -> [String] {
+    /// `progress`, when given, is told of each variant written (from the rendering threads).
+    public static func writeFiles(_ plan: Plan, formats: [RenderFileFormat], into folder: URL, jobs: Int,
+                                  progress: (@Sendable (Int) -> Void)? = nil) -> [String] {
         let items = plan.items
         return parallelMap(items.count, jobs: jobs) { i -> String? in
             let item = items[i]
@@ -169,6 +174,7 @@ extension Pipeline {
                     }
                     try AtomicFile.write(data, to: folder.appendingPathComponent(item.variant.fileName(format.rawValue)))
                 }
+                progress?(1)
                 return nil
             } catch {
                 return "\(item.variant.id): \(error)"
@@ -219,6 +225,8 @@ public struct RunJob: Sendable {
     public var cwd: URL
     /// The tool and version the report names.
     public var tool: String
+    /// Told how many more variants are done (`PipelineOptions.progress`).
+    public var progress: (@Sendable (Int) -> Void)?
 
     public init(jobs: Int = defaultJobs, config: AuditConfig = AuditConfig(), report: URL,
                 formats: [ReportFormat] = ReportFormat.allCases, shard: Shard? = nil, failOn: Severity? = .error,
@@ -242,6 +250,13 @@ public struct RunJob: Sendable {
     }
 
     var wantsPictures: Bool { formats.contains(.html) || shard != nil }
+
+    /// The same job, telling `progress` how many more variants are done.
+    public func reporting(to progress: @escaping @Sendable (Int) -> Void) -> RunJob {
+        var job = self
+        job.progress = progress
+        return job
+    }
 
     /// The folder of the report where the renders of variants without a baseline go under CI.
     public static let newSnapshotsFolder = "new-snapshots"
@@ -275,9 +290,11 @@ extension Pipeline {
                                               candidates: job.staging ? job.report.appendingPathComponent(RunJob.candidatesFolder) : nil,
                                               cwd: job.cwd)
         }
-        let done = try run(plan, PipelineOptions(jobs: job.jobs, auditor: auditor,
-                                                 evidence: pictures ? job.report.appendingPathComponent("evidence") : nil,
-                                                 snapshots: checker, pictures: pictures ? job.report : nil))
+        var options = PipelineOptions(jobs: job.jobs, auditor: auditor,
+                                      evidence: pictures ? job.report.appendingPathComponent("evidence") : nil,
+                                      snapshots: checker, pictures: pictures ? job.report : nil)
+        options.progress = job.progress
+        let done = try run(plan, options)
         let audit = done.audit!
         let snapshots = try done.snapshots.map { checked in
             try SnapshotSection(checked, folder: job.snapshots!, report: job.report, cwd: job.cwd)

@@ -27,6 +27,10 @@ struct Option: Sendable {
     var intRange: ClosedRange<Int>?
     /// The numbers a value may be (`Arguments.double`).
     var numberRange: ClosedRange<Double>?
+    /// Other spellings the parser takes for the same option: the names it had before one name per idea
+    /// (`--report` and `--output` for `--out`, `--formats` for `--format`). --help, the man page and the
+    /// completions name them; a value given under an alias is read under `name`.
+    var aliases: [String] = []
 
     /// The same option, worded for one command's --help.
     func withHelp(_ text: String) -> Option {
@@ -36,6 +40,27 @@ struct Option: Sendable {
     }
 
     static func flag(_ name: String, _ help: String) -> Option { Option(name: name, value: nil, help: help) }
+
+    /// The same option, also taken under `names` (its old spellings).
+    func aliased(_ names: String...) -> Option {
+        var o = self
+        o.aliases += names
+        return o
+    }
+
+    /// Whether `--word` names this option, under its name or an alias.
+    func answers(to word: String) -> Bool { word == name || aliases.contains(word) }
+
+    /// The options, each followed by one entry per alias (its old spelling) that takes the same values:
+    /// how --help, the man page and the completions list them.
+    static func spellings(_ options: [Option]) -> [Option] {
+        options.flatMap { o in
+            [o] + o.aliases.map { alias in
+                Option(name: alias, value: o.value, help: "Same as --\(o.name) (its old spelling).", repeatable: o.repeatable,
+                       choices: o.choices, list: o.list, optionalValue: o.optionalValue, intRange: o.intRange, numberRange: o.numberRange)
+            }
+        }
+    }
 
     /// How --help and the usage line show it: `--report DIR`, `--vector [pdf|svg]`, `--json`.
     var synopsis: String {
@@ -54,6 +79,8 @@ struct Arguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
+    /// How each option given was spelt, when under an alias (`--report` for `--out`), for messages.
+    private(set) var spelt: [String: String] = [:]
     /// The names of the options the command declares (`--help` too).
     let declared: Set<String>
 
@@ -81,14 +108,18 @@ struct Arguments {
                 inline = String(name[name.index(after: eq)...])
                 name = String(name[..<eq])
             }
-            guard let option = options.first(where: { $0.name == name }) else {
+            guard let option = options.first(where: { $0.answers(to: name) }) else {
                 throw UsageError(message: "unknown option --\(name)")
             }
+            // An alias is read under the option's name; messages say what was typed.
+            let canonical = option.name
+            let earlier = spelt[canonical] ?? canonical
+            spelt[canonical] = name == canonical ? nil : name
             guard let placeholder = option.value else {
                 if let inline {
                     throw UsageError(message: "--\(name) is a flag and takes no value, got \"--\(name)=\(inline)\"; write --\(name) alone")
                 }
-                flags.insert(name)
+                flags.insert(canonical)
                 continue
             }
             let value: String
@@ -96,7 +127,7 @@ struct Arguments {
                 value = inline
             } else if option.optionalValue {
                 // The value may be left out: the next word is the value only when it is one of the choices.
-                flags.insert(name)
+                flags.insert(canonical)
                 guard i < argv.count, option.choices.contains(argv[i]) else { continue }
                 value = argv[i]
                 i += 1
@@ -116,9 +147,11 @@ struct Arguments {
             if option.list, value.split(separator: ",").allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
                 throw UsageError(message: "--\(name) needs one or more of \(option.choices.joined(separator: ", "))")
             }
-            if option.optionalValue { flags.insert(name) }
-            if !option.repeatable, values[name] != nil { throw UsageError(message: "--\(name) given twice") }
-            values[name, default: []].append(value)
+            if option.optionalValue { flags.insert(canonical) }
+            if !option.repeatable, values[canonical] != nil {
+                throw UsageError(message: "--\(name) given twice" + (earlier == name ? "" : " (--\(earlier) is the same option)"))
+            }
+            values[canonical, default: []].append(value)
         }
     }
 
@@ -126,6 +159,9 @@ struct Arguments {
     static func alternatives(_ words: [String]) -> String {
         words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
     }
+
+    /// How the option was given: `--report` when typed under that alias, else `--<name>`.
+    func spelling(_ option: Option) -> String { "--" + (spelt[option.name] ?? option.name) }
 
     /// Whether the command declares `option` (for code shared by commands of which only some take it).
     func declares(_ option: Option) -> Bool { declared.contains(option.name) }
@@ -184,7 +220,8 @@ struct Command: Sendable {
     var help: String {
         var s = "OVERVIEW: \(summary)\n\nUSAGE: \(usage)\n"
         if !discussion.isEmpty { s += "\n\(discussion)\n" }
-        let all = options + [Command.helpOption]
+        s += Examples.block(for: name)
+        let all = Option.spellings(options) + [Command.helpOption]
         s += "\nOPTIONS:\n"
         let width = all.map(\.synopsis.count).max() ?? 0
         for o in all {
@@ -198,7 +235,10 @@ struct Command: Sendable {
 /// What the environment says about the terminal.
 enum Terminal {
     /// `NO_COLOR` set to a non-empty value turns colour off (no-color.org); set but empty, it does not.
+    /// `TERM=dumb` turns it off too. Without colour the tool writes no escape code at all (the progress
+    /// line is cleared with spaces), so `noColor` also means "no escape codes".
     static var noColor: Bool {
-        !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+        let env = ProcessInfo.processInfo.environment
+        return !(env["NO_COLOR"] ?? "").isEmpty || env["TERM"] == "dumb"
     }
 }

@@ -8,7 +8,7 @@ enum DiffCommand {
         name: "diff",
         summary: "Compare two PNG files, or two folders of PNGs matched by relative path.",
         usage: "glyphaudit diff A B [--threshold T] [--include-aa] [--alpha A] [--diff-color-alt R,G,B] [--diff-mask] "
-            + "[--output FILE|DIR] [--json] [--jobs N] [--quiet]",
+            + "[--out FILE|DIR] [--json] [--jobs N] [--quiet]",
         discussion: """
         Compares with pixelmatch v6.0.0 (YIQ colour distance, anti-aliasing detection, semi-transparent
         pixels blended over white), after decoding with libpng. A is the expected image: the diff image
@@ -17,10 +17,11 @@ enum DiffCommand {
         and every pixel outside the common area counts as different.
 
         Two folders: the PNGs below each (names starting with "." are skipped) are matched by relative
-        path and compared in parallel; files on one side only are listed. With --output DIR the diff
-        image of each differing pair is written to DIR/<relative path>. Two files: --output FILE
-        always gets the diff image (like pixelmatch's command line); when --output is an existing
-        folder, the diff image goes to DIR/<B's name without .png>.diff.png.
+        path and compared in parallel; files on one side only are listed. With --out DIR the diff
+        image of each differing pair is written to DIR/<relative path>. Two files: --out FILE
+        always gets the diff image (like pixelmatch's command line); when --out is an existing
+        folder, the diff image goes to DIR/<B's name without .png>.diff.png. (--output, the old
+        spelling of --out, is still taken.)
 
         The largest colour difference is on --threshold's scale (0-1): a pixel counts as different
         when its colour difference is over the threshold.
@@ -45,7 +46,7 @@ enum DiffCommand {
     static let diffColorAlt = Option(name: "diff-color-alt", value: "R,G,B",
                                      help: "Colour of differences where B is darker (R,G,B or #RRGGBB; default: the diff colour).")
     static let diffMask = Option.flag("diff-mask", "Draw only the differences, on a transparent background.")
-    static let output = Option(name: "output", value: "FILE|DIR", help: "Write the diff image (a folder for two folders).")
+    static let output = Option(name: "out", value: "FILE|DIR", help: "Write the diff image (a folder for two folders).").aliased("output")
 
     static func run(_ args: Arguments) throws -> ExitStatus {
         guard args.positionals.count == 2 else {
@@ -79,7 +80,7 @@ enum DiffCommand {
         if aIsFolder {
             report = ImageDiff.compareFolders(a, b, options: options, output: output, jobs: jobs)
         } else {
-            // --output DIR (an existing folder) gets DIR/<B's name>.diff.png.
+            // --out DIR (an existing folder) gets DIR/<B's name>.diff.png.
             var target = output
             if let output, isFolder(output) {
                 target = output.appendingPathComponent(b.deletingPathExtension().lastPathComponent + ".diff.png")

@@ -8,7 +8,7 @@ enum MergeReportsCommand {
     static let command = Command(
         name: "merge-reports",
         summary: "Merge the reports of --shard runs into one complete set of reports.",
-        usage: "glyphaudit merge-reports DIR… [--report DIR] [--formats LIST] [--fail-on LEVEL] [--force] [--quiet]",
+        usage: "glyphaudit merge-reports DIR… [--out DIR] [--format LIST] [--fail-on LEVEL] [--force] [--quiet]",
         discussion: """
         Each DIR is the --report folder of one `glyphaudit run --shard I/N`; its report.json and pictures
         are read. The merged reports equal those of one unsharded run with the same --fail-on. Run the shards

@@ -51,11 +51,13 @@ enum AuditOptions {
     static let options = [config, baseline, failOn]
 }
 
-/// Where reports go and in which formats (`run`, `merge-reports`).
+/// Where reports go and in which formats (`run`, `merge-reports`). One name per idea: every output
+/// folder is `--out`, every format list `--format`; the names these had before (`--report`,
+/// `--formats`) are still taken as aliases (`Option.aliases`), so older invocations keep working.
 enum ReportOptions {
-    static let report = Option(name: "report", value: "DIR", help: "Where the reports go (default: glyphaudit-out).")
-    static let formats = Option(name: "formats", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all).",
-                                choices: ReportFormat.allCases.map(\.rawValue), list: true)
+    static let report = Option(name: "out", value: "DIR", help: "Where the reports go (default: glyphaudit-out).").aliased("report")
+    static let formats = Option(name: "format", value: "LIST", help: "Comma-separated: html, json, junit, sarif, markdown (default: all).",
+                                choices: ReportFormat.allCases.map(\.rawValue), list: true).aliased("formats")
 }
 
 /// The snapshot check's options (`check`, `run`).

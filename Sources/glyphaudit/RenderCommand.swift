@@ -48,7 +48,12 @@ enum RenderCommand {
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
         let items = plan.items
-        if let first = Pipeline.writeFiles(plan, formats: formats, into: out, jobs: jobs).first {
+        let progress = Progress(enabled: !Console.quiet)
+        progress.stage("rendering")
+        progress.count("rendering", total: items.count)
+        let failures = Pipeline.writeFiles(plan, formats: formats, into: out, jobs: jobs) { progress.advance($0) }
+        progress.done()
+        if let first = failures.first {
             Console.error("cannot write \(out.path): \(first)")
             return .badInput
         }

@@ -10,7 +10,7 @@ enum RunCommand {
     static let command = Command(
         name: "run",
         summary: "Render, audit, check snapshots and write every report in one pass (the CI entry point).",
-        usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--report DIR] [--formats LIST] "
+        usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--out DIR] [--format LIST] "
             + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--max-diff-pixels N] [--max-diff-ratio R] "
             + "[--include-aa] [--alpha A] [--ci] [--stage] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
         discussion: """
@@ -59,12 +59,12 @@ enum RunCommand {
         guard args.value(ReportOptions.formats) != nil else { return ReportFormat.allCases }
         let names = args.list(ReportOptions.formats).filter { !$0.isEmpty }
         if names.isEmpty {
-            throw UsageError(message: "--formats needs one or more of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw UsageError(message: "\(args.spelling(ReportOptions.formats)) needs one or more of \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         var out: [ReportFormat] = []
         for n in names {
             guard let f = ReportFormat(rawValue: n) else {
-                throw UsageError(message: "--formats takes \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(n)\"")
+                throw UsageError(message: "\(args.spelling(ReportOptions.formats)) takes \(ReportFormat.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(n)\"")
             }
             if !out.contains(f) { out.append(f) }
         }
@@ -86,7 +86,7 @@ enum RunCommand {
         let pixelmatch = try CheckCommand.pixelmatch(args)
         let config = try AuditCommand.config(args)
         let report = URL(fileURLWithPath: args.value(ReportOptions.report) ?? "glyphaudit-out")
-        try OutputPaths.folder(args.value(ReportOptions.report) ?? "glyphaudit-out", option: "--report")
+        try OutputPaths.folder(args.value(ReportOptions.report) ?? "glyphaudit-out", option: args.spelling(ReportOptions.report))
         var writes: SnapshotWrites = []
         if args.flag(SnapshotOptionGroup.record) { writes.insert(.record) }
         if args.flag(SnapshotOptionGroup.update) { writes.insert(.update) }
@@ -122,11 +122,12 @@ enum RunCommand {
             progress.note("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
         }
         progress.stage("rendering, auditing\(checking ? ", checking" : "") \(plan.items.count) variants")
+        progress.count("rendering, auditing\(checking ? ", checking" : "")", total: plan.items.count)
         var job = RunJob(
             jobs: jobs, config: config, report: report, formats: formats, shard: shard, failOn: failOn, filter: filter,
             snapshots: checking ? snapshotFolder : nil,
             snapshotOptions: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels, maxDiffRatio: maxRatio),
-            snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), ci: ci, cwd: cwd, tool: "glyphaudit \(version)")
+            snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), ci: ci, cwd: cwd, tool: "glyphaudit \(version)").reporting { progress.advance($0) }
         job.stage = args.flag(AcceptCommand.stage)
         job.inputs = InputRecord.list(read, base: cwd)
         let outcome = try Pipeline.run(plan, job)
@@ -194,47 +195,5 @@ enum RunCommand {
         lines.append("  reports: " + formats.map { report.appendingPathComponent($0.fileName).path }.joined(separator: ", "))
         lines.append(String(format: "  %.2f s", seconds))
         for l in lines { try Console.out(l) }
-    }
-}
-
-/// A one-line progress display on stderr, only when stderr is a terminal (never in CI).
-final class Progress {
-    let enabled: Bool
-    let color: Bool
-    let timings: Bool
-    private var current: (name: String, start: DispatchTime)?
-
-    init(enabled: Bool, timings: Bool = false) {
-        self.enabled = enabled && isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["CI"] == nil
-        color = !Terminal.noColor
-        self.timings = timings
-    }
-
-    private func finishStage() {
-        if timings, let c = current {
-            let clear = enabled ? "\r\u{1B}[K" : ""
-            Console.stderr(clear + String(format: "%7.3f s  %@\n", seconds(since: c.start), c.name))
-        }
-    }
-
-    func stage(_ s: String) {
-        finishStage()
-        current = (s, DispatchTime.now())
-        guard enabled else { return }
-        let text = color ? "\u{1B}[2m… \(s)\u{1B}[0m" : "… \(s)"
-        Console.stderr("\r\u{1B}[K\(text)")
-    }
-
-    /// A message on stderr that does not run into the progress line.
-    func note(_ s: String) {
-        if enabled { Console.stderr("\r\u{1B}[K") }
-        Console.info(s)
-    }
-
-    func done() {
-        finishStage()
-        current = nil
-        guard enabled else { return }
-        Console.stderr("\r\u{1B}[K")
     }
 }

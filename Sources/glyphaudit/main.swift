@@ -16,6 +16,7 @@ enum Commands {
         AcceptCommand.command,
         ExportCommand.command,
         CompletionsCommand.command,
+        ManCommand.command,
     ]
 }
 
@@ -30,14 +31,17 @@ func mainHelp() -> String {
 
     """
     for c in Commands.all { s += "  \(c.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(c.summary)\n" }
+    s += "\n" + HelpTopics.list
     s += """
 
-    Run `glyphaudit <command> --help` for a command's options. An option's value follows it as the next word
-    or after `=` (--fail-on never, --fail-on=never). `glyphaudit completions bash|zsh|fish` prints a
-    completion script.
+    Run `glyphaudit <command> --help` (or `glyphaudit help <command>`) for a command's options and examples.
+    An option's value follows it as the next word or after `=` (--fail-on never, --fail-on=never).
+    `glyphaudit completions bash|zsh|fish` prints a completion script; `glyphaudit man` the manual page.
     Exit status: 0 clean; 1 findings or snapshot mismatches; 2 bad input or a runtime failure (also a failed
     write to stdout); 64 usage error (an unknown option, option value, preset or rule name, an empty value).
-    Limits on inputs: docs/limits.md.
+    Limits on inputs: `glyphaudit help limits`. Every output folder is --out and every format list --format;
+    the older spellings (--report, --output, --formats) are still taken. NO_COLOR (non-empty) or TERM=dumb:
+    no colour or other escape codes.
 
     """
     return s
@@ -56,11 +60,8 @@ func main() -> Int32 {
         return ExitStatus.usage.rawValue
     }
     if first == "--help" || first == "-h" || first == "help" {
-        if first == "help", argv.count > 1, let c = Commands.all.first(where: { $0.name == argv[1] }) {
-            print(c.help, terminator: "")
-        } else {
-            print(mainHelp(), terminator: "")
-        }
+        if first == "help", argv.count > 1 { return HelpTopics.show(argv[1]).rawValue }
+        print(mainHelp(), terminator: "")
         return ExitStatus.clean.rawValue
     }
     if first == "--version" {

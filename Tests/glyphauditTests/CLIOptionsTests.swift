@@ -383,6 +383,10 @@ struct CLICompletionTests {
             (["glyphaudit", "rules", "--config", "x.json", "explain", "target"], ["target-size"]),
             (["glyphaudit", "completions", ""], ["bash", "zsh", "fish"]),
             (["glyphaudit", "help", "merge"], ["merge-reports"]),
+            (["glyphaudit", "help", "to"], ["tokens"]),
+            (["glyphaudit", "run", "--format", "json,s"], ["json,sarif"]),
+            (["glyphaudit", "merge-reports", "--out", "="], []),
+            (["glyphaudit", "diff", "--output", "a.png", "--jo"], ["--jobs"]),
         ]
         for (command, options) in table {
             cases.append((["glyphaudit", command, "--"], options))

@@ -379,18 +379,19 @@ struct CLISnapshotTests {
         let diff = try w.run("diff", "--help")
         #expect(diff.status == 0)
         for option in ["--threshold T", "--include-aa", "--alpha A", "--diff-color-alt R,G,B", "--diff-mask",
-                       "--output FILE|DIR", "--json", "--jobs N"] {
+                       "--out FILE|DIR", "--output FILE|DIR", "--json", "--jobs N"] {
             #expect(diff.stdout.contains(option), "\(option)")
         }
         let main = try w.run("--help")
         #expect(main.stdout.contains("check") && main.stdout.contains("diff"))
 
-        // The USAGE line of every command lists every option the command accepts (and no other).
+        // The USAGE line of every command lists every option the command accepts (and no other), under
+        // its one name: the old spellings (`Same as --out (its old spelling).`) are listed under OPTIONS only.
         for command in ["check", "diff", "run", "render", "audit", "export", "merge-reports"] {
             let help = try w.run(command, "--help").stdout
             let usage = try #require(help.split(separator: "\n").first { $0.hasPrefix("USAGE: ") })
             let accepted = help.split(separator: "\n").drop { $0 != "OPTIONS:" }.dropFirst()
-                .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "--help" }
+                .filter { !$0.hasSuffix("(its old spelling).") }.compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "--help" }
             #expect(accepted.count >= 3, "\(command): \(accepted)")
             let listed = usage.split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[]…")) }
                 .filter { $0.hasPrefix("--") }
