@@ -21,14 +21,14 @@ enum MergeReportsCommand {
         The pictures a report.json names are read only inside its shard folder: an absolute path, a `..`,
         a symbolic link or a file that is not a PNG is refused before anything is written (docs/limits.md).
         Exit status: 0 when the merged run passes; 1 when it has findings at or above --fail-on or snapshot
-        failures; 2 when a report is missing, unreadable, of another run, names a picture outside its folder
+        failures (at --fail-on never neither fails it); 2 when a report is missing, unreadable, of another run, names a picture outside its folder
         or one that is not a regular PNG file, or a shard is missing or doubled,
         or the --report folder is not empty and --force is not given.
         """,
         options: [
             ReportOptions.report.withHelp("Where to write the merged reports (default: glyphaudit-out; if not empty, only with --force)."),
             ReportOptions.formats,
-            AuditOptions.failOn.withHelp("The merged run's fail level: error (default), warning or never."),
+            AuditOptions.failOn.withHelp("The merged run's fail level: error (default), warning or never (nothing fails)."),
             force,
             OutputOptions.quiet,
         ],

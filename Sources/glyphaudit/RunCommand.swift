@@ -28,7 +28,8 @@ enum RunCommand {
         without a baseline fails the run even when there is no snapshot folder at all: its render goes to
         <report>/new-snapshots/ in the snapshot folder's layout, with renderer.json, to be copied over
         the snapshot folder and committed.
-        Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures; 2 bad input (also an
+        Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures (not with --fail-on never,
+        which exits 0 on both, the reports listing them); 2 bad input (also an
         unreadable baseline, the report written all the same) or a runtime failure; 64 usage error.
         """,
         options: Selection.options + AuditOptions.options + [
