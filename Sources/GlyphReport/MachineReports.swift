@@ -39,13 +39,13 @@ extension RunReport {
         return source.hasPrefix("preset:") || (Presets.names.contains(preset) && source == Presets.path(preset))
     }
 
-    /// Whether `path` names a file of the repository `run` ran in: relative to the working folder
-    /// (an absolute path or one going up with `..` is outside it) and not a file of a built-in preset
-    /// (its spec, tokens and images are inside the tool; baselines never are). `exists` is asked last
-    /// (the annotations check that the file is there).
-    func inRepository(_ path: String, builtin: Bool, exists: (String) -> Bool = { _ in true }) -> Bool {
-        guard !builtin, !path.isEmpty, !path.hasPrefix("/"), path != "..", !path.hasPrefix("../") else { return false }
-        return exists(path)
+    /// `path` (as report.json has it) as a path from the repository root, when it names a file of the
+    /// repository: inside the root (see `RepositoryPaths`) and not a file of a built-in preset (its
+    /// spec, tokens and images are inside the tool; baselines never are). `exists` is asked last, with
+    /// the file's absolute path (the annotations check that the file is there). Nil otherwise.
+    func repositoryPath(_ path: String, builtin: Bool, paths: RepositoryPaths, exists: (String) -> Bool = { _ in true }) -> String? {
+        guard !builtin, let rel = paths.fromRoot(path), !rel.isEmpty, exists(paths.absolute(fromRoot: rel)) else { return nil }
+        return rel
     }
 
     /// At most this many findings or snapshots are listed in one JUnit failure or `system-out`; the
@@ -71,7 +71,7 @@ extension RunReport {
     /// from there. Every element carries `time="0"` (no clock goes into a report; dorny/test-reporter
     /// shows a missing time as NaN). A suite names its spec in `file` only when it is a file of the
     /// repository (not a built-in preset).
-    public func junitXML(attachmentBase: String = "") -> String {
+    public func junitXML(attachmentBase: String = "", paths: RepositoryPaths = .workingFolder()) -> String {
         let failing = Set(failingFindings.map(Self.findingKey))
         let limit = Self.junitListLimit
         var suites = ""
@@ -165,7 +165,7 @@ extension RunReport {
 
             totalTests += tests
             totalFailures += failures
-            let file = inRepository(preset.source, builtin: isBuiltin(preset.name)) ? " file=\"\(xmlEscape(preset.source))\"" : ""
+            let file = repositoryPath(preset.source, builtin: isBuiltin(preset.name), paths: paths).map { " file=\"\(xmlEscape($0))\"" } ?? ""
             suites += "  <testsuite name=\"\(xmlEscape(preset.name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" "
                 + "skipped=\"\(skipped)\" time=\"0\"\(file)>\n"
             suites += cases
@@ -233,12 +233,13 @@ extension RunReport {
     /// a file location (`locationFromSarifResult: expected at least one location` / `expected artifact
     /// location`). They are counted in a note (`invocations[0].toolExecutionNotifications`); the other
     /// reports list them.
-    public func sarifData() throws -> Data {
-        try JSONOutput.data(sarifLog(), keyOrder: .natural)
+    /// Paths are relative to the repository root (`paths`; by default the working folder).
+    public func sarifData(paths: RepositoryPaths = .workingFolder()) throws -> Data {
+        try JSONOutput.data(sarifLog(paths: paths), keyOrder: .natural)
     }
 
     /// The SARIF log `sarifData` writes.
-    func sarifLog() -> SARIFLog {
+    func sarifLog(paths: RepositoryPaths = .workingFolder()) -> SARIFLog {
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let sarifRules = rules.map { r in
             SARIFRule(id: r.id, name: r.title,
@@ -256,10 +257,13 @@ extension RunReport {
                 continue
             }
             let physical: SARIFPhysicalLocation
+            let file: String
             if let l = f.location, let tokenFile = l.tokenFile, l.token != nil {
-                physical = SARIFPhysicalLocation(artifactLocation: sarifArtifact(tokenFile), region: l.tokenLine.map { SARIFRegion(startLine: $0) })
+                file = tokenFile
+                physical = SARIFPhysicalLocation(artifactLocation: sarifArtifact(tokenFile, paths), region: l.tokenLine.map { SARIFRegion(startLine: $0) })
             } else {
-                physical = SARIFPhysicalLocation(artifactLocation: sarifArtifact(f.location?.file ?? source(of: f.preset)),
+                file = f.location?.file ?? source(of: f.preset)
+                physical = SARIFPhysicalLocation(artifactLocation: sarifArtifact(file, paths),
                                                  region: f.location?.line.map { SARIFRegion(startLine: $0) })
             }
             let logical = f.location?.keyPath.map { key in
@@ -272,22 +276,24 @@ extension RunReport {
                                   appearance: presets.first { $0.name == f.preset }?.appearance(of: f.variant.theme)),
                 partialFingerprints: ["glyphaudit/v1": Self.findingKey(f)],
                 locations: [SARIFLocation(physicalLocation: physical, logicalLocations: logical)],
-                relatedLocations: f.location.flatMap(sarifChain),
+                relatedLocations: f.location.flatMap { sarifChain($0, paths) },
                 suppressions: f.accepted.map { [SARIFSuppression(kind: "external", justification: $0)] })
             if let fix = f.suggestion {
                 result.message = SARIFMessage(text: "\(f.message). Fix: \(fix.text).")
-                result.fixes = sarifFix(fix, physical, alias: f.location?.aliasChain != nil).map { [$0] }
+                result.fixes = sarifFix(fix, physical, file: file, alias: f.location?.aliasChain != nil).map { [$0] }
             }
             results.append(result)
         }
         let version = tool.split(separator: " ").last.map(String.init) ?? tool
         var run = SARIFRun(
             tool: SARIFTool(driver: SARIFDriver(name: "glyphaudit", version: version, rules: sarifRules)),
-            // Paths are relative to the folder glyphaudit ran in (the repository root in CI); its
-            // absolute URI is not written, so the log is the same on every machine (SARIF 2.1.0
-            // §3.14.14 allows a base without `uri`; GitHub resolves relative paths from the repository root).
+            // Paths are relative to the repository root (RepositoryPaths: the folder holding .git
+            // above the one glyphaudit ran in, or --root); its absolute URI is not written, so the log
+            // is the same on every machine (SARIF 2.1.0 §3.14.14 allows a base without `uri`; GitHub
+            // resolves relative paths from the repository root).
             originalUriBaseIds: [Self.sarifRoot: SARIFBase(description: SARIFMessage(
-                text: "The folder glyphaudit ran in (the repository root in CI); file paths are relative to it."))],
+                text: "The repository root (the nearest folder holding .git at or above the one glyphaudit ran in, or --root); "
+                    + "file paths are relative to it."))],
             results: results)
         if !leftOut.isEmpty {
             let names = presets.map(\.name).filter { leftOut[$0] != nil }
@@ -310,14 +316,14 @@ extension RunReport {
     /// The related locations of a colour that came through aliases: the spec key that names the
     /// token (its message the key and the alias), then each further token of the chain at its line
     /// (the last with the colour it holds). Nil without a chain.
-    func sarifChain(_ l: FindingLocation) -> [SARIFLocation]? {
+    func sarifChain(_ l: FindingLocation, _ paths: RepositoryPaths) -> [SARIFLocation]? {
         guard let chain = l.aliasChain, chain.count > 1, let tokenFile = l.tokenFile else { return nil }
-        var out = [SARIFLocation(id: 0, physicalLocation: SARIFPhysicalLocation(artifactLocation: sarifArtifact(l.file),
+        var out = [SARIFLocation(id: 0, physicalLocation: SARIFPhysicalLocation(artifactLocation: sarifArtifact(l.file, paths),
                                                                                 region: l.line.map { SARIFRegion(startLine: $0) }),
                                  message: SARIFMessage(text: (l.keyPath.map { "\($0): " } ?? "") + (l.token ?? chain[0].token)))]
         for (i, step) in chain.enumerated().dropFirst() {
             let last = i == chain.count - 1
-            out.append(SARIFLocation(id: i, physicalLocation: SARIFPhysicalLocation(artifactLocation: sarifArtifact(tokenFile),
+            out.append(SARIFLocation(id: i, physicalLocation: SARIFPhysicalLocation(artifactLocation: sarifArtifact(tokenFile, paths),
                                                                                     region: step.line.map { SARIFRegion(startLine: $0) }),
                                      message: SARIFMessage(text: "\(chain[i - 1].token) → \(step.token)"
                                                            + (last ? (l.aliasValue.map { " → \($0)" } ?? "") : ""))))
@@ -328,11 +334,10 @@ extension RunReport {
     /// A fix replaces the failing colour where the location points. When that is a token naming
     /// another (`alias`), it replaces the alias it holds (`"{base.color.neutral.8}"`) with the colour:
     /// what "set {token} to #…" says, without changing the other tokens that name the same one.
-    func sarifFix(_ fix: ColorFix, _ physical: SARIFPhysicalLocation, alias: Bool = false) -> SARIFFix? {
+    /// `file` is the file as report.json names it (from the working folder), read to find the column.
+    func sarifFix(_ fix: ColorFix, _ physical: SARIFPhysicalLocation, file path: String, alias: Bool = false) -> SARIFFix? {
         let artifact = physical.artifactLocation
         guard let line = physical.region?.startLine,
-              let path = artifact.uri.removingPercentEncoding.map({
-                  $0.hasPrefix("file://") ? String($0.dropFirst("file://".count)) : $0 }),
               let data = try? InputFile.read(path, limit: Limits.jsonFileBytes, what: "spec"),
               let text = String(data: data, encoding: .utf8) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -386,9 +391,10 @@ extension RunReport {
     /// The URI base id of every relative location.
     static let sarifRoot = "%SRCROOT%"
 
-    /// An artifact location: a relative path as a relative URI against `%SRCROOT%`, an absolute path
-    /// (a spec outside the working folder) as a `file:` URI.
-    func sarifArtifact(_ path: String) -> SARIFArtifactLocation {
+    /// An artifact location: a path inside the repository root as a relative URI (from the root)
+    /// against `%SRCROOT%`; a path outside it as report.json has it (an absolute path as a `file:` URI).
+    func sarifArtifact(_ file: String, _ paths: RepositoryPaths) -> SARIFArtifactLocation {
+        let path = paths.fromRoot(file).flatMap { $0.isEmpty ? nil : $0 } ?? file
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: ";=")
         let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path

@@ -8,7 +8,7 @@ enum MergeReportsCommand {
     static let command = Command(
         name: "merge-reports",
         summary: "Merge the reports of --shard runs into one complete set of reports.",
-        usage: "glyphaudit merge-reports DIR… [--report DIR] [--formats LIST] [--fail-on LEVEL] [--force] [--quiet]",
+        usage: "glyphaudit merge-reports DIR… [--report DIR] [--formats LIST] [--fail-on LEVEL] [--root DIR] [--force] [--quiet]",
         discussion: """
         Each DIR is the --report folder of one `glyphaudit run --shard I/N`; its report.json and pictures
         are read. The merged reports equal those of one unsharded run with the same --fail-on. Run the shards
@@ -29,6 +29,7 @@ enum MergeReportsCommand {
             ReportOptions.report.withHelp("Where to write the merged reports (default: glyphaudit-out; if not empty, only with --force)."),
             ReportOptions.formats,
             AuditOptions.failOn.withHelp("The merged run's fail level: error (default), warning or never (nothing fails)."),
+            RootOption.option,
             force,
             OutputOptions.quiet,
         ],
@@ -44,6 +45,7 @@ enum MergeReportsCommand {
         guard !dirs.isEmpty else { throw UsageError(message: "name the shards' report folders") }
         let formats = try RunCommand.formats(args)
         let failOn = try AuditCommand.failLevel(args)?.rawValue ?? "never"
+        let root = try RootOption.paths(args)
         let out = URL(fileURLWithPath: args.value(ReportOptions.report) ?? "glyphaudit-out")
         try checkDestination(out, force: args.flag(force))
         var parts: [(report: RunReport, file: String)] = []
@@ -93,7 +95,7 @@ enum MergeReportsCommand {
             if c.from.standardizedFileURL == to.standardizedFileURL { continue }
             try writeIfChanged(try c.read(), to: to)
         }
-        try merged.write(to: out, formats: formats)
+        try merged.write(to: out, formats: formats, paths: root)
         let counts = merged.counts
         Console.info("merged \(parts.count) reports: \(counted(counts.variants, "variant")), \(counted(counts.errors, "error")), "
                      + "\(counted(counts.warnings, "warning")), \(counted(counts.snapshotFailed, "snapshot failure")) → \(out.path)")
