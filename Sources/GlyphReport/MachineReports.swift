@@ -52,26 +52,28 @@ extension RunReport {
     /// rest are counted (`… and 58 more`).
     public static let junitListLimit = 50
 
-    /// JUnit XML sized for CI (and valid against the Jenkins JUnit schema,
-    /// `../shared/reference/schemas/jenkins-junit-10.xsd`): one `testsuite` per preset in the run; in
-    /// it one `testcase` per rule and component (classname `preset.rule`, name the component, e.g.
-    /// `square-md`), and, when snapshots were checked, one for the preset's snapshots (classname
-    /// `preset.snapshot`, name `all variants`). The set of test cases depends on the selection and the
-    /// rules alone, never on what was found, so a CI's test history follows each one.
+    /// JUnit XML sized for CI, as GitLab and Jenkins read it (valid against the Jenkins JUnit schema
+    /// with `file` on `testcase` added, `Tests/Fixtures/reference/schemas/jenkins-junit-10-gitlab.xsd`):
+    /// one `testsuite` per preset in the run; in it one `testcase` per rule and component (classname
+    /// `preset.rule`, name the component, e.g. `square-md`), and, when snapshots were checked, one per
+    /// component for its snapshots (classname `preset.snapshot`). The set of test cases depends on the
+    /// selection and the rules alone, never on what was found, so a CI's test history follows each one.
     ///
     /// A rule's test case fails when findings at the fail level cover the component (a finding for
     /// every component, `preset/*/…`, such as a theme's text colour, covers each of them): the
     /// failure's message counts them and the variants they cover and quotes the first; its body lists
     /// them, one line each (`[error] id (subject): message`), up to `junitListLimit`. Findings below
     /// the fail level or accepted are listed in `system-out`. A rule that is off is a `skipped` case.
-    /// The snapshot case fails when any of the preset's snapshots does; failed snapshots attach their
-    /// pictures with `[[ATTACHMENT|path]]` lines (Jenkins' and GitLab's convention); both read such a
-    /// path relative to the working folder (Jenkins' workspace, GitLab's `$CI_PROJECT_DIR`), so the
-    /// pictures' report-relative paths are prefixed with `attachmentBase`, the report folder as seen
-    /// from there. Every element carries `time="0"` (no clock goes into a report; dorny/test-reporter
-    /// shows a missing time as NaN). A suite names its spec in `file` only when it is a file of the
-    /// repository (not a built-in preset).
-    public func junitXML(attachmentBase: String = "", paths: RepositoryPaths = .workingFolder()) -> String {
+    /// A snapshot case fails when any of its component's snapshots does, and attaches one picture with
+    /// `[[ATTACHMENT|path]]` (Jenkins' and GitLab's convention; GitLab shows the first alone): the
+    /// case's picture (`writeCasePictures`; `casePictures` names those written, nil: the ones the
+    /// report's pictures would make). Both read the path from the repository root (Jenkins'
+    /// workspace, GitLab's `$CI_PROJECT_DIR`), so it is prefixed with `attachmentBase`, the report
+    /// folder from there. Every element carries `time="0"` (no clock goes into a report;
+    /// dorny/test-reporter shows a missing time as NaN). A case and its suite name the spec in `file`
+    /// (from the root, `paths`) only when it is a file of the repository (not a built-in preset).
+    public func junitXML(attachmentBase: String = "", paths: RepositoryPaths = .workingFolder(),
+                         casePictures: [String: String]? = nil) -> String {
         let failing = Set(failingFindings.map(Self.findingKey))
         let limit = Self.junitListLimit
         var suites = ""
@@ -96,12 +98,15 @@ extension RunReport {
             func look(_ f: Finding) -> String { preset.appearance(of: f.variant.theme).map { " [\($0) appearance]" } ?? "" }
             var cases = ""
             var tests = 0, failures = 0, skipped = 0
+            // GitLab reads `file` on a test case (not on its suite): the spec, from the repository root.
+            let specFile = repositoryPath(preset.source, builtin: isBuiltin(preset.name), paths: paths)
+            let caseFile = specFile.map { " file=\"\(xmlEscape($0))\"" } ?? ""
 
             for rule in rules {
                 let ruleFindings = mine.filter { $0.rule == rule.id }
                 for component in components {
                     tests += 1
-                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule.id))\" name=\"\(xmlEscape(component))\" time=\"0\""
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule.id))\" name=\"\(xmlEscape(component))\"\(caseFile) time=\"0\""
                     if rule.severity == .off {
                         skipped += 1
                         cases += ">\n      <skipped message=\"\(xmlEscape("\(rule.id) is off in the configuration"))\"/>\n    </testcase>\n"
@@ -135,15 +140,18 @@ extension RunReport {
             }
 
             if snapshots != nil {
-                tests += 1
                 let results = snapshotsByPreset[preset.name] ?? []
-                let failed = results.filter(\.failed)
-                let stale = results.filter { $0.status == .stale && !$0.failed }
-                let checked = results.filter { $0.status != .stale }.count
-                cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"all variants\" time=\"0\""
-                if failed.isEmpty && stale.isEmpty {
-                    cases += "/>\n"
-                } else {
+                for component in components {
+                    tests += 1
+                    let mine = results.filter { $0.id.component == component || (component == components[0] && !components.contains($0.id.component)) }
+                    let failed = mine.filter(\.failed)
+                    let stale = mine.filter { $0.status == .stale && !$0.failed }
+                    let checked = mine.filter { $0.status != .stale }.count
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"\(xmlEscape(component))\"\(caseFile) time=\"0\""
+                    if failed.isEmpty && stale.isEmpty {
+                        cases += "/>\n"
+                        continue
+                    }
                     cases += ">\n"
                     if !failed.isEmpty {
                         failures += 1
@@ -151,12 +159,13 @@ extension RunReport {
                         let body = lines(failed.map { "\(Self.snapshotLabel($0)): \($0.id): \(snapshotMessage($0))" })
                         cases += "      <failure type=\"snapshot\" message=\"\(xmlEscape(message))\">\(xmlEscape(body))</failure>\n"
                     }
-                    // Jenkins wants each attachment on a line of its own with nothing around it.
-                    var out = failed.prefix(limit).flatMap { s in
-                        [s.expected, s.actual, s.diff].compactMap { $0 }
-                            .map { "[[ATTACHMENT|\(attachmentBase.isEmpty ? $0 : attachmentBase + "/" + $0)]]" }
+                    // One attachment per failed case (GitLab shows the first alone, Jenkins wants each on a
+                    // line of its own): the case's picture, its failed snapshots' side-by-sides stacked.
+                    var out: [String] = []
+                    if !failed.isEmpty, let picture = casePictures?[Self.caseKey(preset.name, component)]
+                        ?? (casePictures == nil && !casePictureSources(preset.name, component).isEmpty ? Self.casePicture(preset.name, component) : nil) {
+                        out.append("[[ATTACHMENT|\(attachmentBase.isEmpty ? picture : attachmentBase + "/" + picture)]]")
                     }
-                    if failed.count > limit { out.append("… and the pictures of \(failed.count - limit) more in the report folder") }
                     if !stale.isEmpty { out.append(lines(stale.map { "stale: \($0.id): \(snapshotMessage($0))" })) }
                     if !out.isEmpty { cases += "      <system-out>\(xmlEscape(out.joined(separator: "\n")))</system-out>\n" }
                     cases += "    </testcase>\n"
@@ -165,7 +174,7 @@ extension RunReport {
 
             totalTests += tests
             totalFailures += failures
-            let file = repositoryPath(preset.source, builtin: isBuiltin(preset.name), paths: paths).map { " file=\"\(xmlEscape($0))\"" } ?? ""
+            let file = caseFile
             suites += "  <testsuite name=\"\(xmlEscape(preset.name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" "
                 + "skipped=\"\(skipped)\" time=\"0\"\(file)>\n"
             suites += cases

@@ -84,7 +84,9 @@ extension RunReport {
             switch format {
             case .json: data = try jsonData()
             case .html: data = Data(html().utf8)
-            case .junit: data = Data(junitXML(attachmentBase: attachmentBase, paths: paths).utf8)
+            case .junit:
+                let pictures = try writeCasePictures(in: folder)
+                data = Data(junitXML(attachmentBase: attachmentBase, paths: paths, casePictures: pictures).utf8)
             case .sarif: data = try sarifData(paths: paths)
             case .markdown: data = Data(markdown().utf8)
             }
