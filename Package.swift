@@ -82,7 +82,7 @@ let package = Package(
                 dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "CCairo", "CRsvg", "CPoppler", "CPNG", "CXML2"],
                 swiftSettings: swift6),
         .target(name: "GlyphSnapshot", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
-        .target(name: "GlyphReport", dependencies: ["GlyphCore", "GlyphAudit", "GlyphSnapshot"], swiftSettings: swift6),
+        .target(name: "GlyphReport", dependencies: ["GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphSnapshot"], swiftSettings: swift6),
         .target(name: "GlyphExport", dependencies: ["GlyphCore", "GlyphColor"], swiftSettings: swift6),
         .target(name: "GlyphPipeline",
                 dependencies: ["GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphReport", "GlyphExport"],

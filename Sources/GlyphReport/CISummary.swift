@@ -204,9 +204,10 @@ extension RunReport {
     /// whatever `--fail-on` says (within each, the group covering the most variants first). A line quotes its group's first finding and counts the
     /// rest ("… and 107 more in summary.md"); when there are more groups than lines, the last line
     /// counts the groups left out. `file=` (and `line=`) is given only for a file of the repository —
-    /// a spec or token file of a spec given with `--spec`, below the working folder, that `exists` —
-    /// never for a built-in preset, whose files are inside the tool.
-    public func githubAnnotations(limit: Int = RunReport.annotationLimit,
+    /// a spec or token file of a spec given with `--spec`, inside the repository root (`paths`), that
+    /// `exists` (asked with its absolute path) — as a path from the root, never for a built-in preset,
+    /// whose files are inside the tool.
+    public func githubAnnotations(limit: Int = RunReport.annotationLimit, paths: RepositoryPaths = .workingFolder(),
                                   exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> [String] {
         func esc(_ s: String) -> String {
             s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
@@ -228,10 +229,11 @@ extension RunReport {
                 guard let l = f.location else { continue }
                 let tokenFile = l.token != nil ? l.tokenFile : nil
                 let path = tokenFile ?? l.file
-                if inRepository(path, builtin: isBuiltin(f.preset), exists: exists) { return (path, tokenFile != nil ? l.tokenLine : l.line) }
+                if let rel = repositoryPath(path, builtin: isBuiltin(f.preset), paths: paths, exists: exists) {
+                    return (rel, tokenFile != nil ? l.tokenLine : l.line)
+                }
             }
-            let spec = source(of: group.preset)
-            return inRepository(spec, builtin: isBuiltin(group.preset), exists: exists) ? (spec, nil) : nil
+            return repositoryPath(source(of: group.preset), builtin: isBuiltin(group.preset), paths: paths, exists: exists).map { ($0, nil) }
         }
         func lines(_ level: String, _ groups: [FailureGroup], slots: Int) -> [String] {
             guard slots > 0 else { return [] }
@@ -265,7 +267,7 @@ extension RunReport {
             // A baseline is the repository's; a new snapshot points at its spec, which may be built in.
             let file = snapshotFile(first)
             let builtin = file != first.baseline && isBuiltin(first.id.preset)
-            errors.append(command("error", file: inRepository(file, builtin: builtin, exists: exists) ? (file, nil) : nil,
+            errors.append(command("error", file: repositoryPath(file, builtin: builtin, paths: paths, exists: exists).map { ($0, nil) },
                                   title: "glyphaudit snapshots: \(failed.count) of \(checked) failed", message: message))
         }
         // Every open error and warning, whatever --fail-on: a warning annotation fails nothing, and

@@ -39,39 +39,41 @@ extension RunReport {
         return source.hasPrefix("preset:") || (Presets.names.contains(preset) && source == Presets.path(preset))
     }
 
-    /// Whether `path` names a file of the repository `run` ran in: relative to the working folder
-    /// (an absolute path or one going up with `..` is outside it) and not a file of a built-in preset
-    /// (its spec, tokens and images are inside the tool; baselines never are). `exists` is asked last
-    /// (the annotations check that the file is there).
-    func inRepository(_ path: String, builtin: Bool, exists: (String) -> Bool = { _ in true }) -> Bool {
-        guard !builtin, !path.isEmpty, !path.hasPrefix("/"), path != "..", !path.hasPrefix("../") else { return false }
-        return exists(path)
+    /// `path` (as report.json has it) as a path from the repository root, when it names a file of the
+    /// repository: inside the root (see `RepositoryPaths`) and not a file of a built-in preset (its
+    /// spec, tokens and images are inside the tool; baselines never are). `exists` is asked last, with
+    /// the file's absolute path (the annotations check that the file is there). Nil otherwise.
+    func repositoryPath(_ path: String, builtin: Bool, paths: RepositoryPaths, exists: (String) -> Bool = { _ in true }) -> String? {
+        guard !builtin, let rel = paths.fromRoot(path), !rel.isEmpty, exists(paths.absolute(fromRoot: rel)) else { return nil }
+        return rel
     }
 
     /// At most this many findings or snapshots are listed in one JUnit failure or `system-out`; the
     /// rest are counted (`… and 58 more`).
     public static let junitListLimit = 50
 
-    /// JUnit XML sized for CI (and valid against the Jenkins JUnit schema,
-    /// `../shared/reference/schemas/jenkins-junit-10.xsd`): one `testsuite` per preset in the run; in
-    /// it one `testcase` per rule and component (classname `preset.rule`, name the component, e.g.
-    /// `square-md`), and, when snapshots were checked, one for the preset's snapshots (classname
-    /// `preset.snapshot`, name `all variants`). The set of test cases depends on the selection and the
-    /// rules alone, never on what was found, so a CI's test history follows each one.
+    /// JUnit XML sized for CI, as GitLab and Jenkins read it (valid against the Jenkins JUnit schema
+    /// with `file` on `testcase` added, `Tests/Fixtures/reference/schemas/jenkins-junit-10-gitlab.xsd`):
+    /// one `testsuite` per preset in the run; in it one `testcase` per rule and component (classname
+    /// `preset.rule`, name the component, e.g. `square-md`), and, when snapshots were checked, one per
+    /// component for its snapshots (classname `preset.snapshot`). The set of test cases depends on the
+    /// selection and the rules alone, never on what was found, so a CI's test history follows each one.
     ///
     /// A rule's test case fails when findings at the fail level cover the component (a finding for
     /// every component, `preset/*/…`, such as a theme's text colour, covers each of them): the
     /// failure's message counts them and the variants they cover and quotes the first; its body lists
     /// them, one line each (`[error] id (subject): message`), up to `junitListLimit`. Findings below
     /// the fail level or accepted are listed in `system-out`. A rule that is off is a `skipped` case.
-    /// The snapshot case fails when any of the preset's snapshots does; failed snapshots attach their
-    /// pictures with `[[ATTACHMENT|path]]` lines (Jenkins' and GitLab's convention); both read such a
-    /// path relative to the working folder (Jenkins' workspace, GitLab's `$CI_PROJECT_DIR`), so the
-    /// pictures' report-relative paths are prefixed with `attachmentBase`, the report folder as seen
-    /// from there. Every element carries `time="0"` (no clock goes into a report; dorny/test-reporter
-    /// shows a missing time as NaN). A suite names its spec in `file` only when it is a file of the
-    /// repository (not a built-in preset).
-    public func junitXML(attachmentBase: String = "") -> String {
+    /// A snapshot case fails when any of its component's snapshots does, and attaches one picture with
+    /// `[[ATTACHMENT|path]]` (Jenkins' and GitLab's convention; GitLab shows the first alone): the
+    /// case's picture (`writeCasePictures`; `casePictures` names those written, nil: the ones the
+    /// report's pictures would make). Both read the path from the repository root (Jenkins'
+    /// workspace, GitLab's `$CI_PROJECT_DIR`), so it is prefixed with `attachmentBase`, the report
+    /// folder from there. Every element carries `time="0"` (no clock goes into a report;
+    /// dorny/test-reporter shows a missing time as NaN). A case and its suite name the spec in `file`
+    /// (from the root, `paths`) only when it is a file of the repository (not a built-in preset).
+    public func junitXML(attachmentBase: String = "", paths: RepositoryPaths = .workingFolder(),
+                         casePictures: [String: String]? = nil) -> String {
         let failing = Set(failingFindings.map(Self.findingKey))
         let limit = Self.junitListLimit
         var suites = ""
@@ -96,12 +98,15 @@ extension RunReport {
             func look(_ f: Finding) -> String { preset.appearance(of: f.variant.theme).map { " [\($0) appearance]" } ?? "" }
             var cases = ""
             var tests = 0, failures = 0, skipped = 0
+            // GitLab reads `file` on a test case (not on its suite): the spec, from the repository root.
+            let specFile = repositoryPath(preset.source, builtin: isBuiltin(preset.name), paths: paths)
+            let caseFile = specFile.map { " file=\"\(xmlEscape($0))\"" } ?? ""
 
             for rule in rules {
                 let ruleFindings = mine.filter { $0.rule == rule.id }
                 for component in components {
                     tests += 1
-                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule.id))\" name=\"\(xmlEscape(component))\" time=\"0\""
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule.id))\" name=\"\(xmlEscape(component))\"\(caseFile) time=\"0\""
                     if rule.severity == .off {
                         skipped += 1
                         cases += ">\n      <skipped message=\"\(xmlEscape("\(rule.id) is off in the configuration"))\"/>\n    </testcase>\n"
@@ -135,15 +140,18 @@ extension RunReport {
             }
 
             if snapshots != nil {
-                tests += 1
                 let results = snapshotsByPreset[preset.name] ?? []
-                let failed = results.filter(\.failed)
-                let stale = results.filter { $0.status == .stale && !$0.failed }
-                let checked = results.filter { $0.status != .stale }.count
-                cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"all variants\" time=\"0\""
-                if failed.isEmpty && stale.isEmpty {
-                    cases += "/>\n"
-                } else {
+                for component in components {
+                    tests += 1
+                    let mine = results.filter { $0.id.component == component || (component == components[0] && !components.contains($0.id.component)) }
+                    let failed = mine.filter(\.failed)
+                    let stale = mine.filter { $0.status == .stale && !$0.failed }
+                    let checked = mine.filter { $0.status != .stale }.count
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"\(xmlEscape(component))\"\(caseFile) time=\"0\""
+                    if failed.isEmpty && stale.isEmpty {
+                        cases += "/>\n"
+                        continue
+                    }
                     cases += ">\n"
                     if !failed.isEmpty {
                         failures += 1
@@ -151,12 +159,13 @@ extension RunReport {
                         let body = lines(failed.map { "\(Self.snapshotLabel($0)): \($0.id): \(snapshotMessage($0))" })
                         cases += "      <failure type=\"snapshot\" message=\"\(xmlEscape(message))\">\(xmlEscape(body))</failure>\n"
                     }
-                    // Jenkins wants each attachment on a line of its own with nothing around it.
-                    var out = failed.prefix(limit).flatMap { s in
-                        [s.expected, s.actual, s.diff].compactMap { $0 }
-                            .map { "[[ATTACHMENT|\(attachmentBase.isEmpty ? $0 : attachmentBase + "/" + $0)]]" }
+                    // One attachment per failed case (GitLab shows the first alone, Jenkins wants each on a
+                    // line of its own): the case's picture, its failed snapshots' side-by-sides stacked.
+                    var out: [String] = []
+                    if !failed.isEmpty, let picture = casePictures?[Self.caseKey(preset.name, component)]
+                        ?? (casePictures == nil && !casePictureSources(preset.name, component).isEmpty ? Self.casePicture(preset.name, component) : nil) {
+                        out.append("[[ATTACHMENT|\(attachmentBase.isEmpty ? picture : attachmentBase + "/" + picture)]]")
                     }
-                    if failed.count > limit { out.append("… and the pictures of \(failed.count - limit) more in the report folder") }
                     if !stale.isEmpty { out.append(lines(stale.map { "stale: \($0.id): \(snapshotMessage($0))" })) }
                     if !out.isEmpty { cases += "      <system-out>\(xmlEscape(out.joined(separator: "\n")))</system-out>\n" }
                     cases += "    </testcase>\n"
@@ -165,7 +174,7 @@ extension RunReport {
 
             totalTests += tests
             totalFailures += failures
-            let file = inRepository(preset.source, builtin: isBuiltin(preset.name)) ? " file=\"\(xmlEscape(preset.source))\"" : ""
+            let file = caseFile
             suites += "  <testsuite name=\"\(xmlEscape(preset.name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" "
                 + "skipped=\"\(skipped)\" time=\"0\"\(file)>\n"
             suites += cases
@@ -233,12 +242,13 @@ extension RunReport {
     /// a file location (`locationFromSarifResult: expected at least one location` / `expected artifact
     /// location`). They are counted in a note (`invocations[0].toolExecutionNotifications`); the other
     /// reports list them.
-    public func sarifData() throws -> Data {
-        try JSONOutput.data(sarifLog(), keyOrder: .natural)
+    /// Paths are relative to the repository root (`paths`; by default the working folder).
+    public func sarifData(paths: RepositoryPaths = .workingFolder()) throws -> Data {
+        try JSONOutput.data(sarifLog(paths: paths), keyOrder: .natural)
     }
 
     /// The SARIF log `sarifData` writes.
-    func sarifLog() -> SARIFLog {
+    func sarifLog(paths: RepositoryPaths = .workingFolder()) -> SARIFLog {
         let ruleIndex = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         let sarifRules = rules.map { r in
             SARIFRule(id: r.id, name: r.title,
@@ -256,10 +266,13 @@ extension RunReport {
                 continue
             }
             let physical: SARIFPhysicalLocation
+            let file: String
             if let l = f.location, let tokenFile = l.tokenFile, l.token != nil {
-                physical = SARIFPhysicalLocation(artifactLocation: sarifArtifact(tokenFile), region: l.tokenLine.map { SARIFRegion(startLine: $0) })
+                file = tokenFile
+                physical = SARIFPhysicalLocation(artifactLocation: sarifArtifact(tokenFile, paths), region: l.tokenLine.map { SARIFRegion(startLine: $0) })
             } else {
-                physical = SARIFPhysicalLocation(artifactLocation: sarifArtifact(f.location?.file ?? source(of: f.preset)),
+                file = f.location?.file ?? source(of: f.preset)
+                physical = SARIFPhysicalLocation(artifactLocation: sarifArtifact(file, paths),
                                                  region: f.location?.line.map { SARIFRegion(startLine: $0) })
             }
             let logical = f.location?.keyPath.map { key in
@@ -272,22 +285,24 @@ extension RunReport {
                                   appearance: presets.first { $0.name == f.preset }?.appearance(of: f.variant.theme)),
                 partialFingerprints: ["glyphaudit/v1": Self.findingKey(f)],
                 locations: [SARIFLocation(physicalLocation: physical, logicalLocations: logical)],
-                relatedLocations: f.location.flatMap(sarifChain),
+                relatedLocations: f.location.flatMap { sarifChain($0, paths) },
                 suppressions: f.accepted.map { [SARIFSuppression(kind: "external", justification: $0)] })
             if let fix = f.suggestion {
                 result.message = SARIFMessage(text: "\(f.message). Fix: \(fix.text).")
-                result.fixes = sarifFix(fix, physical, alias: f.location?.aliasChain != nil).map { [$0] }
+                result.fixes = sarifFix(fix, physical, file: file, alias: f.location?.aliasChain != nil).map { [$0] }
             }
             results.append(result)
         }
         let version = tool.split(separator: " ").last.map(String.init) ?? tool
         var run = SARIFRun(
             tool: SARIFTool(driver: SARIFDriver(name: "glyphaudit", version: version, rules: sarifRules)),
-            // Paths are relative to the folder glyphaudit ran in (the repository root in CI); its
-            // absolute URI is not written, so the log is the same on every machine (SARIF 2.1.0
-            // §3.14.14 allows a base without `uri`; GitHub resolves relative paths from the repository root).
+            // Paths are relative to the repository root (RepositoryPaths: the folder holding .git
+            // above the one glyphaudit ran in, or --root); its absolute URI is not written, so the log
+            // is the same on every machine (SARIF 2.1.0 §3.14.14 allows a base without `uri`; GitHub
+            // resolves relative paths from the repository root).
             originalUriBaseIds: [Self.sarifRoot: SARIFBase(description: SARIFMessage(
-                text: "The folder glyphaudit ran in (the repository root in CI); file paths are relative to it."))],
+                text: "The repository root (the nearest folder holding .git at or above the one glyphaudit ran in, or --root); "
+                    + "file paths are relative to it."))],
             results: results)
         if !leftOut.isEmpty {
             let names = presets.map(\.name).filter { leftOut[$0] != nil }
@@ -310,14 +325,14 @@ extension RunReport {
     /// The related locations of a colour that came through aliases: the spec key that names the
     /// token (its message the key and the alias), then each further token of the chain at its line
     /// (the last with the colour it holds). Nil without a chain.
-    func sarifChain(_ l: FindingLocation) -> [SARIFLocation]? {
+    func sarifChain(_ l: FindingLocation, _ paths: RepositoryPaths) -> [SARIFLocation]? {
         guard let chain = l.aliasChain, chain.count > 1, let tokenFile = l.tokenFile else { return nil }
-        var out = [SARIFLocation(id: 0, physicalLocation: SARIFPhysicalLocation(artifactLocation: sarifArtifact(l.file),
+        var out = [SARIFLocation(id: 0, physicalLocation: SARIFPhysicalLocation(artifactLocation: sarifArtifact(l.file, paths),
                                                                                 region: l.line.map { SARIFRegion(startLine: $0) }),
                                  message: SARIFMessage(text: (l.keyPath.map { "\($0): " } ?? "") + (l.token ?? chain[0].token)))]
         for (i, step) in chain.enumerated().dropFirst() {
             let last = i == chain.count - 1
-            out.append(SARIFLocation(id: i, physicalLocation: SARIFPhysicalLocation(artifactLocation: sarifArtifact(tokenFile),
+            out.append(SARIFLocation(id: i, physicalLocation: SARIFPhysicalLocation(artifactLocation: sarifArtifact(tokenFile, paths),
                                                                                     region: step.line.map { SARIFRegion(startLine: $0) }),
                                      message: SARIFMessage(text: "\(chain[i - 1].token) → \(step.token)"
                                                            + (last ? (l.aliasValue.map { " → \($0)" } ?? "") : ""))))
@@ -328,11 +343,10 @@ extension RunReport {
     /// A fix replaces the failing colour where the location points. When that is a token naming
     /// another (`alias`), it replaces the alias it holds (`"{base.color.neutral.8}"`) with the colour:
     /// what "set {token} to #…" says, without changing the other tokens that name the same one.
-    func sarifFix(_ fix: ColorFix, _ physical: SARIFPhysicalLocation, alias: Bool = false) -> SARIFFix? {
+    /// `file` is the file as report.json names it (from the working folder), read to find the column.
+    func sarifFix(_ fix: ColorFix, _ physical: SARIFPhysicalLocation, file path: String, alias: Bool = false) -> SARIFFix? {
         let artifact = physical.artifactLocation
         guard let line = physical.region?.startLine,
-              let path = artifact.uri.removingPercentEncoding.map({
-                  $0.hasPrefix("file://") ? String($0.dropFirst("file://".count)) : $0 }),
               let data = try? InputFile.read(path, limit: Limits.jsonFileBytes, what: "spec"),
               let text = String(data: data, encoding: .utf8) else { return nil }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -386,9 +400,10 @@ extension RunReport {
     /// The URI base id of every relative location.
     static let sarifRoot = "%SRCROOT%"
 
-    /// An artifact location: a relative path as a relative URI against `%SRCROOT%`, an absolute path
-    /// (a spec outside the working folder) as a `file:` URI.
-    func sarifArtifact(_ path: String) -> SARIFArtifactLocation {
+    /// An artifact location: a path inside the repository root as a relative URI (from the root)
+    /// against `%SRCROOT%`; a path outside it as report.json has it (an absolute path as a `file:` URI).
+    func sarifArtifact(_ file: String, _ paths: RepositoryPaths) -> SARIFArtifactLocation {
+        let path = paths.fromRoot(file).flatMap { $0.isEmpty ? nil : $0 } ?? file
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: ";=")
         let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path

@@ -76,19 +76,22 @@ extension RunReport {
         }
     }
 
-    /// Writes the chosen formats into `folder` (atomically, each file whole).
-    public func write(to folder: URL, formats: [ReportFormat]) throws {
-        // JUnit attachments are read relative to the working folder, not to the report folder.
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let dir = folder.standardizedFileURL.path
-        let attachmentBase = dir == cwd.standardizedFileURL.path ? "" : relativePath(dir, base: cwd)
+    /// Writes the chosen formats into `folder` (atomically, each file whole). The CI formats' paths
+    /// (JUnit, SARIF) start at `paths.root` (by default the working folder).
+    public func write(to folder: URL, formats: [ReportFormat], paths: RepositoryPaths = .workingFolder()) throws {
+        // JUnit attachments are read relative to the repository root (GitLab's $CI_PROJECT_DIR,
+        // Jenkins' workspace): the report folder from there; outside the root, from the report folder.
+        let absolute = folder.path.hasPrefix("/") ? folder : paths.cwd.appendingPathComponent(folder.path)
+        let attachmentBase = paths.fromRoot(absolute.resolvingSymlinksInPath().path) ?? ""
         for format in formats {
             let data: Data
             switch format {
             case .json: data = try jsonData()
             case .html: data = Data(html().utf8)
-            case .junit: data = Data(junitXML(attachmentBase: attachmentBase).utf8)
-            case .sarif: data = try sarifData()
+            case .junit:
+                let pictures = try writeCasePictures(in: folder)
+                data = Data(junitXML(attachmentBase: attachmentBase, paths: paths, casePictures: pictures).utf8)
+            case .sarif: data = try sarifData(paths: paths)
             case .markdown: data = Data(markdown().utf8)
             }
             try writeIfChanged(data, to: folder.appendingPathComponent(format.fileName))

@@ -187,6 +187,20 @@ public enum ImageComparator {
     /// The colour of the gap and of the empty space in `sideBySide`.
     public static let gapColor = RGBA(r8: 128, g8: 128, b8: 128, a8: 255)
 
+    /// Pictures one under another, left-aligned, `gap` pixels apart, on `gapColor` (a JUnit case's
+    /// failed snapshots in one attachment).
+    public static func stacked(_ parts: [Raster], gap: Int = 8) -> Raster {
+        let width = parts.map(\.width).max() ?? 0
+        let height = parts.reduce(0) { $0 + $1.height } + max(0, parts.count - 1) * gap
+        var canvas = Raster(width: width, height: height, fill: gapColor)
+        var y = 0
+        for part in parts {
+            canvas.draw(part, atX: 0, y: y)
+            y += part.height + gap
+        }
+        return canvas
+    }
+
     /// expected | diff | actual in one picture, top-aligned, `gap` pixels apart, on `gapColor`.
     public static func sideBySide(expected: Raster, diff: Raster, actual: Raster, gap: Int = 4) -> Raster {
         let parts = [expected, diff, actual]

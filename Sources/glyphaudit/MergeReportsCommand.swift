@@ -8,7 +8,7 @@ enum MergeReportsCommand {
     static let command = Command(
         name: "merge-reports",
         summary: "Merge the reports of --shard runs into one complete set of reports.",
-        usage: "glyphaudit merge-reports DIR… [--out DIR] [--format LIST] [--fail-on LEVEL] [--force] [--quiet]",
+        usage: "glyphaudit merge-reports DIR… [--out DIR] [--format LIST] [--fail-on LEVEL] [--root DIR] [--force] [--quiet]",
         discussion: """
         Each DIR is the --report folder of one `glyphaudit run --shard I/N`; its report.json and pictures
         are read. The merged reports equal those of one unsharded run with the same --fail-on. Run the shards
@@ -23,14 +23,15 @@ enum MergeReportsCommand {
         The pictures a report.json names are read only inside its shard folder: an absolute path, a `..`,
         a symbolic link or a file that is not a PNG is refused before anything is written (docs/limits.md).
         Exit status: 0 when the merged run passes; 1 when it has findings at or above --fail-on or snapshot
-        failures; 2 when a report is missing, unreadable, of another run, names a picture outside its folder
+        failures (at --fail-on never neither fails it); 2 when a report is missing, unreadable, of another run, names a picture outside its folder
         or one that is not a regular PNG file, or a shard is missing or doubled,
         or the --report folder is not empty and --force is not given.
         """,
         options: [
             ReportOptions.report.withHelp("Where to write the merged reports (default: glyphaudit-out; if not empty, only with --force)."),
             ReportOptions.formats,
-            AuditOptions.failOn.withHelp("The merged run's fail level: error (default), warning or never."),
+            AuditOptions.failOn.withHelp("The merged run's fail level: error (default), warning or never (nothing fails)."),
+            RootOption.option,
             force,
             OutputOptions.quiet,
         ],
@@ -46,6 +47,7 @@ enum MergeReportsCommand {
         guard !dirs.isEmpty else { throw UsageError(message: "name the shards' report folders") }
         let formats = try RunCommand.formats(args)
         let failOn = try AuditCommand.failLevel(args)?.rawValue ?? "never"
+        let root = try RootOption.paths(args)
         let out = URL(fileURLWithPath: args.value(ReportOptions.report) ?? "glyphaudit-out")
         try checkDestination(out, force: args.flag(force))
         var parts: [(report: RunReport, file: String)] = []
@@ -108,7 +110,7 @@ enum MergeReportsCommand {
             if c.from.standardizedFileURL == to.standardizedFileURL { continue }
             try writeIfChanged(try c.read(), to: to)
         }
-        try merged.write(to: out, formats: formats)
+        try merged.write(to: out, formats: formats, paths: root)
         let counts = merged.counts
         Console.info("merged \(parts.count) reports: \(counted(counts.variants, "variant")), \(counted(counts.errors, "error")), "
                      + "\(counted(counts.warnings, "warning")), \(counted(counts.snapshotFailed, "snapshot failure")) → \(out.path)")

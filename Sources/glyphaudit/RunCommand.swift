@@ -12,7 +12,7 @@ enum RunCommand {
         summary: "Render, audit, check snapshots and write every report in one pass (the CI entry point).",
         usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--out DIR] [--format LIST] "
             + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--max-diff-pixels N] [--max-diff-ratio R] "
-            + "[--include-aa] [--alpha A] [--ci] [--stage] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--stage] [--shard I/N] [--root DIR] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant once, in memory; audits them (`glyphaudit rules`); compares them with
         their baselines in --snapshots (the default folder, snapshots, is skipped with a note when it does not
@@ -20,7 +20,9 @@ enum RunCommand {
         the reports into --report: index.html (with its pictures), report.json, junit.xml, results.sarif and
         summary.md. With no --preset and no --spec, runs on the four built-in presets. When GITHUB_ACTIONS=true,
         failing findings and snapshots are also printed as workflow annotations (at most 10 ::error and 10
-        ::warning, one per rule and preset; docs/report-format.md).
+        ::warning, one per rule and preset; docs/report-format.md). Paths in results.sarif, junit.xml and the
+        annotations start at the repository root, the nearest folder holding .git at or above the working folder
+        (or --root DIR, which must hold the working folder), so a run from a subfolder links up.
         Snapshots are compared exactly when --snapshots' renderer.json is this renderer's, else with
         anti-aliasing tolerance and a note per changed component (`glyphaudit check --help`). The summary
         lists at most 20 snapshot failures ("… and N more"; --verbose lists all).
@@ -32,7 +34,8 @@ enum RunCommand {
         snapshot folder's layout, with the renderer.json of the renderer that drew them), and report.json
         records the SHA-256 of every spec, token and image file the run read (inputs): `glyphaudit accept
         <report>` then writes them into the snapshot folder without rendering (`glyphaudit accept --help`).
-        Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures; 2 bad input (also an
+        Exit status: 0 clean; 1 findings at or above --fail-on, or snapshot failures (not with --fail-on never,
+        which exits 0 on both, the reports listing them); 2 bad input (also an
         unreadable baseline, the report written all the same) or a runtime failure; 64 usage error.
         """,
         options: Selection.options + AuditOptions.options + [
@@ -47,6 +50,7 @@ enum RunCommand {
             SnapshotOptionGroup.ci,
             AcceptCommand.stage,
             shard,
+            RootOption.option,
             OutputOptions.quiet,
             OutputOptions.verbose.withHelp(
                 "Also print the configuration file used, how long each stage took, and every snapshot failure (not at most 20)."),
@@ -85,6 +89,7 @@ enum RunCommand {
         let maxRatio = try args.double(SnapshotOptionGroup.maxDiffRatio)
         let pixelmatch = try CheckCommand.pixelmatch(args)
         let config = try AuditCommand.config(args)
+        let root = try RootOption.paths(args)
         let report = URL(fileURLWithPath: args.value(ReportOptions.report) ?? "glyphaudit-out")
         try OutputPaths.folder(args.value(ReportOptions.report) ?? "glyphaudit-out", option: args.spelling(ReportOptions.report))
         var writes: SnapshotWrites = []
@@ -136,14 +141,14 @@ enum RunCommand {
         let result = outcome.report, audit = outcome.audit, snapshotReport = outcome.snapshots
         for format in formats {
             progress.stage("writing \(format.fileName)")
-            try result.write(to: report, formats: [format])
+            try result.write(to: report, formats: [format], paths: root)
         }
         progress.done()
 
         try printSummary(result, audit: audit, snapshots: snapshotReport, report: report, formats: formats, seconds: seconds(since: start),
                      verbose: args.flag(OutputOptions.verbose))
         if ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" {
-            for line in result.githubAnnotations() { try Console.out(line) }
+            for line in result.githubAnnotations(paths: root) { try Console.out(line) }
         }
         if let s = snapshotReport {
             if let e = s.fingerprintError { Console.error(e) }

@@ -116,9 +116,9 @@ struct CIJUnitTests {
         let cases = junit.cases.map { "\($0.suite) \($0.classname) \($0.name)" }
         #expect(cases == [
             "alpha alpha.state-shape square-md", "alpha alpha.nontext-contrast square-md", "alpha alpha.target-size square-md",
-            "alpha alpha.snapshot all variants",
+            "alpha alpha.snapshot square-md",
             "beta beta.state-shape switch-md", "beta beta.nontext-contrast switch-md", "beta beta.target-size switch-md",
-            "beta beta.snapshot all variants",
+            "beta beta.snapshot switch-md",
         ])
         // Without a single finding or snapshot failure: the same cases, all passing.
         var clean = SampleReport.make()
@@ -194,7 +194,8 @@ struct CIJUnitTests {
         #expect(failures == expected)
         #expect(junit.root.attr("tests") == "8" && junit.root.attr("failures") == String(expected))
         #expect(junit.root.attr("skipped") == nil, "the Jenkins schema has no skipped on testsuites")
-        #expect(junit.cases.allSatisfy { $0.file == nil && $0.time == "0" }, "no file on a testcase (the schema has none)")
+        // GitLab reads `file` on each test case: the spec, from the repository root (here the working folder).
+        #expect(junit.cases.allSatisfy { $0.file == "specs/\($0.suite).json" && $0.time == "0" }, "\(junit.cases.map { $0.file ?? "-" })")
     }
 
     @Test("a finding for every component (`*`) fails each component's case")
@@ -237,20 +238,22 @@ struct CIJUnitTests {
         #expect(junit.root.attr("tests") == "8")
     }
 
-    @Test("failed snapshots attach their pictures from the working folder; a stale one is noted")
+    @Test("a failed snapshot case attaches one picture, its case picture, from the repository root; a stale one is noted")
     func attachments() throws {
         let junit = try JUnitDocument(SampleReport.make().junitXML(attachmentBase: "ci/glyphaudit-out"))
         let alpha = try #require(junit.cases.first { $0.classname == "alpha.snapshot" })
-        let base = "ci/glyphaudit-out/snapshots/alpha/square-md/AX5/default/checked@2x"
         #expect(alpha.systemOut?.split(separator: "\n").map(String.init) == [
-            "[[ATTACHMENT|\(base).expected.png]]", "[[ATTACHMENT|\(base).actual.png]]", "[[ATTACHMENT|\(base).diff.png]]",
+            "[[ATTACHMENT|ci/glyphaudit-out/snapshots/alpha/square-md.failed.png]]",
             "stale: alpha/square-md/xS/default/checked@2x: no variant makes this baseline any more; delete it with `glyphaudit check --prune`",
         ])
-        // A new baseline has no pictures: nothing to attach.
+        // A new baseline with a render in the report (the contact sheet's picture): attached the same way.
         let beta = try #require(junit.cases.first { $0.classname == "beta.snapshot" })
-        #expect(beta.systemOut == nil)
+        #expect(beta.systemOut == "[[ATTACHMENT|ci/glyphaudit-out/snapshots/beta/switch-md.failed.png]]", "\(beta.systemOut ?? "-")")
+        // The pictures written say which cases have one: none written, no attachment.
+        let none = try JUnitDocument(SampleReport.make().junitXML(casePictures: [:]))
+        #expect(!none.cases.contains { $0.systemOut?.contains("[[ATTACHMENT|") == true })
         // Without a base the paths stay relative to the report folder.
-        #expect(try JUnitDocument(SampleReport.make().junitXML()).cases.contains { $0.systemOut?.contains("[[ATTACHMENT|snapshots/alpha/") == true })
+        #expect(try JUnitDocument(SampleReport.make().junitXML()).cases.contains { $0.systemOut?.contains("[[ATTACHMENT|snapshots/alpha/square-md.failed.png]]") == true })
     }
 
     @Test("a suite names its spec only when it is a file of the repository, not for a built-in preset")
@@ -258,6 +261,7 @@ struct CIJUnitTests {
         let junit = try JUnitDocument(builtinSample().junitXML())
         #expect(junit.suites.map { $0.attr("name") } == ["swiftui-checkbox", "beta"])
         #expect(junit.suites.map { $0.attr("file") } == [nil, "specs/beta.json"])
+        #expect(junit.cases.map { $0.file } == junit.cases.map { $0.suite == "beta" ? "specs/beta.json" : nil }, "each case too, as GitLab reads it")
     }
 }
 #endif
@@ -282,7 +286,13 @@ struct CISchemaTests {
             let outcome = try SchemaValidation.validateJUnit(report.junitXML(attachmentBase: "out"))
             #expect(outcome.valid, "\(what): \(outcome.output)")
         }
-        // The validator does reject what the Jenkins schema forbids (the old report's testcase@file, testsuites@skipped).
+        // The schema is Jenkins' with `file` on testcase added, that line alone.
+        let jenkins = try String(contentsOf: SchemaValidation.junitXSD, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let gitlab = try String(contentsOf: SchemaValidation.junitGitLabXSD, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let added = gitlab.indices.first { $0 >= jenkins.count || gitlab[$0] != jenkins[$0] }
+        #expect(added.map { gitlab[$0].trimmingCharacters(in: .whitespaces) } == "<xs:attribute name=\"file\" type=\"xs:string\"/>")
+        #expect(added.map { Array(gitlab[..<$0] + gitlab[($0 + 1)...]) } == jenkins)
+        // The validator does reject what the schema forbids (testsuites@skipped), and Jenkins' own testcase@file.
         let old = """
         <?xml version="1.0" encoding="UTF-8"?>
         <testsuites name="glyphaudit" tests="1" failures="0" errors="0" skipped="0" time="0">
@@ -293,7 +303,9 @@ struct CISchemaTests {
         """
         let refused = try SchemaValidation.validateJUnit(old)
         #expect(!refused.valid)
-        #expect(refused.output.contains("'file'") && refused.output.contains("'skipped'"), "\(refused.output)")
+        #expect(!refused.output.contains("'file'") && refused.output.contains("'skipped'"), "\(refused.output)")
+        let jenkinsRefused = try SchemaValidation.validateJUnit(old, schema: SchemaValidation.junitXSD)
+        #expect(jenkinsRefused.output.contains("'file'"), "\(jenkinsRefused.output)")
     }
 
     @Test("results.sarif validates against the OASIS SARIF 2.1.0 schema (jsonschema, draft 4)",
@@ -437,7 +449,9 @@ struct CIMarkdownTests {
         #expect(md.contains("### Snapshot changes\n\n- `alpha/square-md/AX5/default/checked@2x`: mismatch — 3 px differ\n"
                             + "- `beta/switch-md/L/default/off@2x`: new — no baseline\n"))
         #expect(!md.contains("\\`"))
-        #expect(SampleReport.make(failOn: "never").markdown().contains("❌ failed"), "snapshots still fail")
+        // At never nothing fails the run, snapshots neither; they are still listed.
+        let never = SampleReport.make(failOn: "never").markdown()
+        #expect(never.contains("✅ passed") && never.contains("### Snapshot changes\n\n- `alpha/square-md/AX5/default/checked@2x`: mismatch"))
     }
 
     @Test("a new snapshot's hint keeps its commands as code spans")

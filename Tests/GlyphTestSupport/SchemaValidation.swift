@@ -8,6 +8,8 @@ public enum SchemaValidation {
     /// `Tests/Fixtures/reference/schemas`.
     public static let schemas = TestPaths.reference.appendingPathComponent("schemas")
     public static let junitXSD = schemas.appendingPathComponent("jenkins-junit-10.xsd")
+    /// The Jenkins schema plus `file` on `testcase` (GitLab's), which junit.xml is checked against.
+    public static let junitGitLabXSD = schemas.appendingPathComponent("jenkins-junit-10-gitlab.xsd")
     public static let sarifSchema = schemas.appendingPathComponent("sarif-schema-2.1.0.json")
 
     /// The first executable `name` on PATH.
@@ -42,11 +44,11 @@ public enum SchemaValidation {
     }
 
     /// Validates a JUnit document with `xmllint --noout --schema`.
-    public static func validateJUnit(_ xml: String) throws -> Outcome {
+    public static func validateJUnit(_ xml: String, schema: URL = junitGitLabXSD) throws -> Outcome {
         guard let xmllint else { throw ValidationUnavailable(reason: junitUnavailable ?? "xmllint") }
         let file = try temporary("junit.xml", Data(xml.utf8))
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let r = try run(xmllint, ["--noout", "--nonet", "--schema", junitXSD.path, file.path])
+        let r = try run(xmllint, ["--noout", "--nonet", "--schema", schema.path, file.path])
         return Outcome(valid: r.status == 0, output: r.output)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GlyphRaster
 import GlyphTestSupport
 
 // The reports a CI reads, as `glyphaudit run` writes them: on the built-in presets (reduced matrix)
@@ -27,7 +28,7 @@ struct BuiltinCIRun {
 
 @Suite("glyphaudit run: the CI outputs")
 struct CLICIOutputTests {
-    @Test("built-in presets: a JUnit case per rule and component, the snapshots in one case per preset")
+    @Test("built-in presets: a JUnit case per rule and component, and one for each component's snapshots")
     func builtinJUnit() throws {
         let run = try BuiltinCIRun()
         #expect(run.result.status == 1, "\(run.result.stderr)")
@@ -37,16 +38,23 @@ struct CLICIOutputTests {
         let rules = try #require(report["rules"] as? [[String: Any]])
         var components: [String: Set<String>] = [:]
         for v in variants { components[v["preset"] as! String, default: []].insert(v["component"] as! String) }
-        let cases = components.values.reduce(0) { $0 + $1.count } * rules.count + components.count
+        let cases = components.values.reduce(0) { $0 + $1.count } * (rules.count + 1)
         #expect(components.values.reduce(0) { $0 + $1.count } == 7, "swiftui-checkbox, swiftui-switch and rvs-checkbox have one component, design-system-checkbox four")
         #expect(junit.components(separatedBy: "<testcase ").count - 1 == cases)
         #expect(junit.contains("<testsuites name=\"glyphaudit\" tests=\"\(cases)\" "))
         // The two snapshot failures, each in its preset's case, with the changed one's pictures attached.
-        #expect(junit.contains("<testcase classname=\"swiftui-switch.snapshot\" name=\"all variants\" time=\"0\">\n      <failure type=\"snapshot\" "
+        #expect(junit.contains("<testcase classname=\"swiftui-switch.snapshot\" name=\"switch-md\" time=\"0\">\n      <failure type=\"snapshot\" "
                                + "message=\"1 of 12 snapshots failed: 1 changed\">changed: \(BuiltinCIRun.changed): "))
-        #expect(junit.contains("<testcase classname=\"rvs-checkbox.snapshot\" name=\"all variants\" time=\"0\">\n      <failure type=\"snapshot\" "
+        #expect(junit.contains("<testcase classname=\"rvs-checkbox.snapshot\" name=\"square-md\" time=\"0\">\n      <failure type=\"snapshot\" "
                                + "message=\"1 of 18 snapshots failed: 1 new\">new: \(BuiltinCIRun.missing): "))
-        #expect(junit.contains("[[ATTACHMENT|out/snapshots/\(BuiltinCIRun.changed).diff.png]]"))
+        // One attachment per failed case, its picture (GitLab shows the first attachment alone).
+        let attachments = junit.matches(of: try Regex(#"\[\[ATTACHMENT\|([^\]]+)\]\]"#)).compactMap { $0.output[1].substring.map(String.init) }
+        #expect(attachments == ["out/snapshots/swiftui-switch/switch-md.failed.png", "out/snapshots/rvs-checkbox/square-md.failed.png"], "\(attachments)")
+        // The changed one's picture is its side-by-side (expected | diff | actual); the new one's its render.
+        let side = try Raster(contentsOfPNG: run.w.url.appendingPathComponent("out/snapshots/\(BuiltinCIRun.changed).sidebyside.png"))
+        #expect(try Raster(contentsOfPNG: run.w.url.appendingPathComponent(attachments[0])) == side)
+        let render = try Raster(contentsOfPNG: run.w.url.appendingPathComponent("out/images/\(BuiltinCIRun.missing).png"))
+        #expect(try Raster(contentsOfPNG: run.w.url.appendingPathComponent(attachments[1])) == render)
         #expect(!junit.contains("Assets/"), "no path into the tool's own files")
         #expect(junit.utf8.count < 64 << 10, "\(junit.utf8.count) bytes")
     }
@@ -145,6 +153,8 @@ struct CLICIOutputTests {
         let junit = try w.text("out/junit.xml")
         #expect(junit.contains("<testsuite name=\"swiftui-switch\" tests=\"8\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"0\" file=\"myspec/swiftui-switch.json\">"),
                 "\(junit.prefix(400))")
+        // GitLab reads the file on each case.
+        #expect(junit.components(separatedBy: "<testcase ").dropFirst().allSatisfy { $0.contains(" file=\"myspec/swiftui-switch.json\" ") })
         if SchemaValidation.junitUnavailable == nil {
             let outcome = try SchemaValidation.validateJUnit(junit)
             #expect(outcome.valid, "\(outcome.output)")

@@ -32,8 +32,8 @@ struct CLIOptionTableTests {
             }
         }
         // 94 options and --help, accept's 6 options and --help, --stage on check and run, 1 for `man`,
-        // and the 5 old spellings (--report ×2, --formats ×2, --output).
-        #expect(total == 109)
+        // the 5 old spellings (--report ×2, --formats ×2, --output), and --root on run and merge-reports.
+        #expect(total == 111)
     }
 
     @Test("one range per option: --max-diff-pixels takes 0 to Int.max in check and run")

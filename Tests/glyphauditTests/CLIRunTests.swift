@@ -1,4 +1,5 @@
 import Foundation
+import GlyphAudit
 import GlyphRaster
 import GlyphReport
 import Testing
@@ -255,7 +256,7 @@ struct CLIRunTests {
         for file in RunWorkspace.reportFiles { #expect(w.exists("b/\(file)"), "\(file)") }
     }
 
-    @Test("exit 1 when one baseline changed by one pixel; the pictures are in the report and attached in junit.xml")
+    @Test("one baseline changed by one pixel: listed (exit 0 at --fail-on never, 1 at error); the pictures in the report and junit.xml")
     func changedBaseline() throws {
         let w = RunWorkspace()
         try w.copyBaselines(preset: "swiftui-switch")
@@ -267,16 +268,23 @@ struct CLIRunTests {
         let id = "swiftui-switch/switch-md/L/default/on@2x"
         try w.changeOnePixel("\(id).png")
         let changed = try w.run(args + ["--report", "ci/out"])
-        #expect(changed.status == 1, "\(changed.stdout)\(changed.stderr)")
+        #expect(changed.status == 0, "at --fail-on never a changed snapshot does not fail the run: \(changed.stdout)\(changed.stderr)")
+        #expect(changed.stdout.contains("— passed (fails on never)"), "\(changed.stdout)")
+        // Every rule off, so that only the snapshot can fail it.
+        let off = Auditor.registry.map { "\"\($0.id)\": \"off\"" }.joined(separator: ", ")
+        w.folder.write("off.json", "{ \"version\": 1, \"rules\": { \(off) } }")
+        let strict = try w.run(["run", "--preset", "swiftui-switch"] + RunWorkspace.reduced
+                               + ["--snapshots", "snap", "--formats", "json", "--report", "strict", "--config", "off.json"])
+        #expect(strict.status == 1, "at error the changed snapshot fails the run: \(strict.stdout)\(strict.stderr)")
         #expect(changed.stdout.contains("11 match, 1 changed"), "\(changed.stdout)")
         #expect(changed.stdout.contains("mismatch: \(id)"), "\(changed.stdout)")
         for kind in ["expected", "actual", "diff", "sidebyside"] {
             #expect(w.exists("ci/out/snapshots/\(id).\(kind).png"), "\(kind)")
         }
-        // The attachments are paths from the working folder, where Jenkins and GitLab look for them.
+        // The attachment (one, the case's picture) is a path from the working folder (here the root), where Jenkins and GitLab look for it.
         let junit = try w.text("ci/out/junit.xml")
         let attachments = junit.matches(of: try Regex(#"\[\[ATTACHMENT\|([^\]]+)\]\]"#)).compactMap { $0.output[1].substring.map(String.init) }
-        #expect(attachments.count == 3, "\(junit)")
+        #expect(attachments == ["ci/out/snapshots/swiftui-switch/switch-md.failed.png"], "\(junit)")
         for a in attachments { #expect(w.exists(a), "attachment \(a) is not a file below the working folder") }
         let summary = try w.text("ci/out/summary.md")
         #expect(summary.contains("### Snapshot changes") && summary.contains("`\(id)`: mismatch"))

@@ -152,6 +152,13 @@ public enum AtomicFile {
         return result
     }
 
+    /// Where the bytes last written to `url` are now: its temporary file while the batch still owes
+    /// its rename, else `url`'s path (a file written earlier in the run can be read back).
+    public static func currentPath(of url: URL) -> String {
+        let path = url.standardizedFileURL.path
+        return pending.withLock { state in state.renames.last { $0.final.standardizedFileURL.path == path }?.temp } ?? url.path
+    }
+
     /// Leaves a batch; the renames owed when it was the outermost one.
     private static func leave() -> [(temp: String, final: URL)]? {
         pending.withLock { state -> [(temp: String, final: URL)]? in
