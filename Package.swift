@@ -1,9 +1,10 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Swift 6 mode; in release builds the optimizer may inline across the targets (the colour science
-/// and the pixel accessors sit in lower targets than the loops that call them).
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+/// Swift 6 mode. No unsafe flags anywhere (SwiftPM refuses a package with them as a versioned
+/// dependency; scripts/check-targets fails on one): the hot paths that a loop in a higher target
+/// calls in a lower one (the pixel accessors, the colour science) are `@inlinable` instead.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 /// The test targets and their helpers also refuse a use of a member of a module the file does not
 /// import (SE-0444), so that each file's imports, and each test target's dependencies, stay honest.
 let swift6Tests: [SwiftSetting] = swift6 + [.enableUpcomingFeature("MemberImportVisibility")]
