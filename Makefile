@@ -34,11 +34,21 @@ audit: build
 # before the unit tests, so the test runner's summary stays the last line. The HTML report is opened
 # in headless Chromium once, by a test (CLIHTMLReportTests.browser: scripts/check-report with axe-core,
 # the viewer by keyboard, a screenshot, and the filters' DOM).
+# The kill tests (and PortabilityTests) also run on the portable flushing path, the one macOS takes
+# (an fsync per file and folder, no syncfs): glyphaudit is first built with GLYPHAUDIT_PORTABLE_SYNC=1
+# and kept aside; the ordinary build after it recompiles only Sources/CGlyphSys and relinks.
+PORTABLE_SYNC_TESTS := killedRecord|staleTemporaryFiles|PortabilityTests
 test: setup
 	@scripts/setup --browser
 	scripts/check-targets
+	GLYPHAUDIT_PORTABLE_SYNC=1 $(SWIFT) build --product glyphaudit
+	@mkdir -p .build/portable-sync && cp .build/debug/glyphaudit .build/portable-sync/glyphaudit
 	$(SWIFT) build --build-tests
 	scripts/fuzz replay $(FUZZ_TARGETS)
+	@bash -o pipefail -c 'GLYPHAUDIT_BIN=$(abspath .build/portable-sync/glyphaudit) GLYPHAUDIT_EXPECT_PORTABLE_SYNC=1 \
+	  $(SWIFT) test --skip-build --filter "$(PORTABLE_SYNC_TESTS)" 2>&1 | tee .build/test-portable-sync-output.txt'
+	@! grep -E '^[^ ]+ (Test|Suite) ".*" skipped' .build/test-portable-sync-output.txt || \
+	  { echo "make test: the tests above were skipped; scripts/setup --browser installs what they need" >&2; exit 1; }
 	@bash -o pipefail -c '$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt'
 	@# A test that needs a tool skips itself without it (for a plain `swift test`); scripts/setup
 	@# --browser installed them all, so under make test a skip is a failure, not a pass.

@@ -1,9 +1,13 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Swift 6 mode; in release builds the optimizer may inline across the targets (the colour science
-/// and the pixel accessors sit in lower targets than the loops that call them).
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6), .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+/// Swift 6 mode. No unsafe flags anywhere (SwiftPM refuses a package with them as a versioned
+/// dependency; scripts/check-targets fails on one): the hot paths that a loop in a higher target
+/// calls in a lower one (the pixel accessors, the colour science) are `@inlinable` instead.
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+/// `GLYPHAUDIT_PORTABLE_SYNC=1 swift build`: file flushing on the POSIX path that macOS takes (fsync of
+/// each file and folder) instead of Linux's syncfs, so that `make test` runs the kill tests on it too.
+let portableSync = Context.environment["GLYPHAUDIT_PORTABLE_SYNC"] == "1"
 /// The test targets and their helpers also refuse a use of a member of a module the file does not
 /// import (SE-0444), so that each file's imports, and each test target's dependencies, stay honest.
 let swift6Tests: [SwiftSetting] = swift6 + [.enableUpcomingFeature("MemberImportVisibility")]
@@ -26,33 +30,33 @@ let package = Package(
         .systemLibrary(
             name: "CCairo",
             pkgConfig: "pangocairo",
-            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"]), .brew(["cairo", "pango"])]
         ),
         // librsvg (reads SVG, draws through cairo).
         .systemLibrary(
             name: "CRsvg",
             pkgConfig: "librsvg-2.0",
-            providers: [.apt(["librsvg2-dev"])]
+            providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]
         ),
         // libxml2 (librsvg's own XML parser): reads and rewrites an SVG for vector output
         // (SVGVectorForm), so that what librsvg would draw as a bitmap is drawn as a vector where it can.
         .systemLibrary(
             name: "CXML2",
             pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         // poppler's GLib binding (reads PDF, draws its pages through cairo).
         .systemLibrary(
             name: "CPoppler",
             pkgConfig: "poppler-glib",
-            providers: [.apt(["libpoppler-glib-dev"])]
+            providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]
         ),
         // libpng, for exact (straight-alpha) PNG encode and decode.
         .systemLibrary(
             name: "CPNG",
             path: "Sources/CPNG",
             pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"])]
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
         // zlib, for the PDF pre-scan (PDFScan): it inflates a PDF's streams with a budget before poppler
         // draws the PDF.
@@ -60,15 +64,17 @@ let package = Package(
             name: "CZlib",
             path: "Sources/CZlib",
             pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         // A few C helpers: libpng's setjmp-based error handling cannot be written in Swift.
         .target(
             name: "CGlyphSupport",
             dependencies: ["CPNG"]
         ),
-        // syncfs(2) and fstatfs(2), which Swift's Glibc module does not declare.
-        .target(name: "CGlyphSys"),
+        // File flushing and the file system's kind: syncfs(2) and fstatfs(2) on Linux (Swift's Glibc
+        // module does not declare them), POSIX fsync (F_FULLFSYNC where it exists) elsewhere and
+        // under GLYPHAUDIT_PORTABLE_SYNC=1.
+        .target(name: "CGlyphSys", cSettings: portableSync ? [.define("GLYPH_PORTABLE_SYNC")] : []),
         // The library, one target per stage of the data flow (docs/architecture.md). The compiler
         // keeps the arrows: only GlyphRender sees cairo, librsvg, poppler and pango; only GlyphRaster (and
         // what renders) sees libpng; the colour science sees nothing; audit, snapshot, report and

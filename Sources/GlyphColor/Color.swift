@@ -7,6 +7,7 @@ public struct RGBA: Sendable, Hashable, Codable {
     public var b: Double
     public var a: Double
 
+    @inlinable
     public init(r: Double, g: Double, b: Double, a: Double = 1) {
         self.r = r
         self.g = g
@@ -14,6 +15,7 @@ public struct RGBA: Sendable, Hashable, Codable {
         self.a = a
     }
 
+    @inlinable
     public init(r8: UInt8, g8: UInt8, b8: UInt8, a8: UInt8 = 255) {
         self.init(r: Double(r8) / 255, g: Double(g8) / 255, b: Double(b8) / 255, a: Double(a8) / 255)
     }
@@ -39,6 +41,7 @@ public struct RGBA: Sendable, Hashable, Codable {
         self.init(r8: bytes[0], g8: bytes[1], b8: bytes[2], a8: bytes.count == 4 ? bytes[3] : 255)
     }
 
+    @inlinable
     package static func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, (v * 255).rounded()))) }
 
     /// `#RRGGBB`, or `#RRGGBBAA` when not opaque; upper case.

@@ -66,6 +66,7 @@ extension RGBA {
     /// WCAG 2 relative luminance: `0.2126 R + 0.7152 G + 0.0722 B` on the
     /// linearised channels. Alpha is ignored; composite translucent colours
     /// over their backdrop first (see `composited(over:)`).
+    @inlinable
     public var relativeLuminance: Double {
         GlyphColor.relativeLuminance(linearR: SRGB.toLinear(r), linearG: SRGB.toLinear(g), linearB: SRGB.toLinear(b))
     }
@@ -78,6 +79,7 @@ extension RGBA {
 /// Both colours are treated as opaque (alpha is ignored). Callers must
 /// composite translucent colours over what is behind them first, e.g.
 /// `contrastRatio(fg.composited(over: bg), bg)`.
+@inlinable
 public func contrastRatio(_ a: RGBA, _ b: RGBA) -> Double {
     contrastRatio(luminance: a.relativeLuminance, b.relativeLuminance)
 }
@@ -93,6 +95,7 @@ extension RGBA {
     /// `c_out = (c_s a_s + c_b a_b (1 - a_s)) / a_out`.
     /// When the background is opaque the result is exactly opaque. When both
     /// are fully transparent the result is transparent black.
+    @inlinable
     public func composited(over background: RGBA) -> RGBA {
         let sa = min(max(a, 0), 1)
         let ba = min(max(background.a, 0), 1)
@@ -132,6 +135,7 @@ public enum OKLab {
 
 extension RGBA {
     /// The colour in OKLab `(L, a, b)`. Alpha is ignored (composite first).
+    @inlinable
     public var oklab: (L: Double, a: Double, b: Double) {
         OKLab.fromLinearSRGB(r: SRGB.toLinear(r), g: SRGB.toLinear(g), b: SRGB.toLinear(b))
     }
@@ -139,6 +143,7 @@ extension RGBA {
 
 /// Euclidean distance between two colours in OKLab (often called ΔE_OK).
 /// Alpha is ignored; composite translucent colours first.
+@inlinable
 public func oklabDistance(_ x: RGBA, _ y: RGBA) -> Double {
     let p = x.oklab, q = y.oklab
     let dL = p.L - q.L, da = p.a - q.a, db = p.b - q.b

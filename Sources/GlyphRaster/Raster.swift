@@ -30,16 +30,19 @@ public struct Raster: Sendable, Equatable {
     }
 
     /// The pixel at (x, y).
+    @inlinable
     public func pixel(_ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let i = (y * width + x) * 4
         return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
     }
 
+    @inlinable
     public func color(_ x: Int, _ y: Int) -> RGBA {
         let p = pixel(x, y)
         return RGBA(r8: p.r, g8: p.g, b8: p.b, a8: p.a)
     }
 
+    @inlinable
     public var isOpaque: Bool {
         var i = 3
         while i < pixels.count {

@@ -31,7 +31,13 @@ public enum RendererVersions {
     /// zlib's version at run time (`zlibVersion`, looked up in the process: zlib is loaded as
     /// libpng's dependency, and no header of ours declares it); "unknown" if it cannot be found.
     public static var zlib: String {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "zlibVersion") else { return "unknown" }
+        // RTLD_DEFAULT: a null handle in glibc, -2 on Darwin.
+        #if os(Linux)
+        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)
+        #else
+        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)
+        #endif
+        guard let symbol = dlsym(everywhere, "zlibVersion") else { return "unknown" }
         typealias Version = @convention(c) () -> UnsafePointer<CChar>?
         return unsafeBitCast(symbol, to: Version.self)().map { String(cString: $0) } ?? "unknown"
     }

@@ -6,7 +6,10 @@ enum CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// GLYPHAUDIT_BIN, when set, names the binary (`make test` runs the kill tests on one built with
+    /// GLYPHAUDIT_PORTABLE_SYNC=1); else the one next to the test bundle.
     static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["GLYPHAUDIT_BIN"] { return URL(fileURLWithPath: path) }
         let candidates = [
             Bundle.main.bundleURL.appendingPathComponent("glyphaudit"),
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("glyphaudit"),

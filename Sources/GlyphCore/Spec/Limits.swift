@@ -102,12 +102,15 @@ public enum InputFile {
             throw Failure(message: kind == folder ? "is a folder, not a \(noun)"
                                                   : "not a regular file (\(kind)); only regular files are read", missing: false)
         }
-        // /proc and /sys hold "regular" files whose size says nothing and whose reads may not end.
+        // /proc and /sys hold "regular" files whose size says nothing and whose reads may not end
+        // (Linux's file system numbers; other systems have neither).
+        #if os(Linux)
         switch glyph_fs_type(fd) {
         case 0x9FA0: throw Failure(message: "not a regular file (/proc is not read)", missing: false)
         case 0x6265_6572: throw Failure(message: "not a regular file (/sys is not read)", missing: false)
         default: break
         }
+        #endif
         if Int(info.st_size) > limit { throw tooLarge(Int(info.st_size), exact: true, limit, what) }
         // Read up to limit + 1 bytes: a file that grew past the limit since fstat is still refused.
         var out = Data(count: min(Int(info.st_size), limit) + 1)

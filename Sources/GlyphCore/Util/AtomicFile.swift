@@ -12,7 +12,15 @@ import Foundation
 /// killed in the middle keeps what it finished; every command of the tool runs as one
 /// `transaction`, whose files are renamed only when it ends. Until then files keep their temporary names (`.NAME.tmp-PID-N`, which
 /// every scan skips); a batch that throws removes the ones not yet renamed.
+///
+/// Where there is no `syncfs` (macOS, the BSDs; on Linux a build with `GLYPHAUDIT_PORTABLE_SYNC=1`,
+/// see `Sources/CGlyphSys`) a batch flushes each file as it is written, and after the renames each
+/// folder once; `fsync` is then `fcntl(F_FULLFSYNC)` where the system has it. The files keep their
+/// temporary names until the renames all the same, so a killed run leaves the same files.
 public enum AtomicFile {
+    /// Whether a batch is flushed with `syncfs` (Linux) or file by file (`glyph_has_syncfs`).
+    static let flushesWholeFileSystem = glyph_has_syncfs() != 0
+
     /// Writes all of `data` to `fd` with write(2), again after EINTR; the errno of a failure, nil
     /// when all is written.
     public static func writeAll(_ data: Data, to fd: Int32) -> Int32? {
@@ -171,6 +179,20 @@ public enum AtomicFile {
 
     private static func commit(_ owed: [(temp: String, final: URL)]) throws {
         guard let first = owed.first else { return }
+        guard flushesWholeFileSystem else {
+            // Each file was flushed when it was written: rename them, then flush each folder once.
+            var folders = Set<String>()
+            for (i, r) in owed.enumerated() {
+                if rename(r.temp, r.final.path) != 0 {
+                    let code = errno
+                    for rest in owed[i...] { unlink(rest.temp) }
+                    throw writeError(r.final, code)
+                }
+                folders.insert(r.final.deletingLastPathComponent().path)
+            }
+            for folder in folders.sorted() { syncFolder(folder) }
+            return
+        }
         let anchor = open(first.final.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { if anchor >= 0 { close(anchor) } }
         // syncfs flushes the file system of `anchor`; temporary files on another one (a batch over
@@ -183,7 +205,7 @@ public enum AtomicFile {
             var info = stat()
             if anchor < 0 || stat(r.temp, &info) != 0 || info.st_dev != anchorInfo.st_dev {
                 let fd = open(r.temp, O_RDONLY | O_CLOEXEC)
-                if fd >= 0 { _ = fsync(fd); close(fd) }
+                if fd >= 0 { _ = glyph_fsync(fd); close(fd) }
                 otherFolders.insert(r.final.deletingLastPathComponent().path)
             }
             if rename(r.temp, r.final.path) != 0 {
@@ -199,7 +221,7 @@ public enum AtomicFile {
     private static func syncFolder(_ path: String) {
         let dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir >= 0 {
-            _ = fsync(dir)
+            _ = glyph_fsync(dir)
             close(dir)
         }
     }
@@ -224,9 +246,10 @@ public enum AtomicFile {
         let failedWrite = writeAll(data, to: fd)
         let ok = failedWrite == nil
         // The data reaches the disk before the rename can: else a power cut right after the rename
-        // may leave the new name on an empty file. In a batch, one syncfs does it for every file.
+        // may leave the new name on an empty file. In a batch, one syncfs does it for every file
+        // (where there is one).
         let batched = pending.withLock { $0.depth > 0 }
-        let synced = ok && (batched || fsync(fd) == 0)
+        let synced = ok && ((batched && flushesWholeFileSystem) || glyph_fsync(fd) == 0)
         let code = failedWrite ?? errno
         if close(fd) != 0 || !ok || !synced {
             unlink(temp)
@@ -245,8 +268,10 @@ public enum AtomicFile {
                 return
             }
             // The batch ended while this file was written: flush it on its own.
-            let fd = open(temp, O_RDONLY | O_CLOEXEC)
-            if fd >= 0 { _ = fsync(fd); close(fd) }
+            if flushesWholeFileSystem {
+                let fd = open(temp, O_RDONLY | O_CLOEXEC)
+                if fd >= 0 { _ = glyph_fsync(fd); close(fd) }
+            }
         }
         if rename(temp, url.path) != 0 {
             let code = errno

@@ -96,12 +96,14 @@ public enum Beneath {
                                                     : "cannot open: \(String(cString: strerror(code)))",
                                                     missing: code == ENOENT || code == ENOTDIR)))
         }
+        #if os(Linux)
         switch glyph_fs_type(rootFD) {
-        case 0x9FA0, 0x6265_6572:
+        case 0x9FA0, 0x6265_6572:  // Linux's /proc and /sys
             close(rootFD)
             return .failure(.file(InputFile.Failure(message: "not a regular file (/proc and /sys are not read)", missing: false)))
         default: break
         }
+        #endif
         let realRoot = ConfinedPath.real(ConfinedPath.lexical(Array(root.utf8)))
         // The folders walked from the root (`stack[0]` is the root) and their names below it.
         var stack: [Int32] = [rootFD]
