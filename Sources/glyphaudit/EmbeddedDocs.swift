@@ -80,6 +80,7 @@ same holds for enumerated values (`control`, `shapes`, `states`, mark kinds, col
 | `states` | array, required | — | checkbox: `unchecked`, `checked`, `mixed`; switch: `off`, `on`. Not empty. |
 | `appearance` | object | see below | per state of a drawn checkbox: `{ "ring": bool, "fill": bool, "mark": … }`, `mark` a kind (`none`, `check`, `dash`, `dot`, `cross`), a mark object or an array of them ([below](#appearance-drawn-checkboxes)); per state of a drawn switch: `{ "trackMark": …, "knobMark": … }` ([below](#switches-as-designed)) |
 | `onOffLabels` | bool | `false` | a drawn switch draws iOS's On/Off Labels: `\|` on the on track, `○` on the off track ([below](#onoff-labels)) |
+| `focus` | `true` \| object | — | the keyboard focus indicator: every state also renders focused (`checked+focused`), with a ring drawn around the glyph or frame ([below](#focus)); `true` is the platform's default |
 | `images` | object | — | an image checkbox, or an image switch (toggle icons), below |
 | `assets` | string or array of strings | — | extra folders (relative to the spec) its images may come from, [below](#where-images-may-come-from); only with `images` or image marks |
 | `themes` | object, required | — | per theme the colours, below |
@@ -257,6 +258,61 @@ The audits see every part: `state-shape` compares the pixels (a knob that grows,
 stronger, each mark against the part it sits on (the track or the knob), and the track (or its
 border) against the surface ([rules.md](rules.md#nontext-contrast)); `clipping` and `target-size`
 take a knob taller than the track as part of the glyph.
+
+### Focus
+
+`"focus"` gives the control a keyboard focus indicator, and every state a focused variant: the
+variant id puts `+focused` after the state (`swiftui-checkbox/square-md/L/default/checked+focused@2x`,
+the same in file names), `--only focus=focused` (or `unfocused`) selects them, and the
+`focus-indicator` rule audits them ([rules.md](rules.md#focus-indicator)); the other rules audit the
+unfocused variants only (a focused one draws the same glyph). Without `focus` nothing changes.
+
+The indicator is a ring of `width` points drawn `offset` points outside the outline it goes
+`around` — the glyph (the box, the track, the image box) or the control's frame — its corners
+following the shape: a circle around a circular (`radio`) box, a capsule around a switch's track,
+else a rounded rectangle whose inner edge has the outline's radius plus `offset`. It is a scene part
+like every other, drawn into PNG, SVG and PDF (not into exported asset catalog images, which hold the
+glyph alone). When the ring reaches past the canvas's 4 pt margin, a focused variant's canvas grows by
+whole points on each side, so its glyph and label lie on the same pixels as unfocused, moved.
+
+| key | type | default | meaning |
+|---|---|---|---|
+| `color` | colour role or colour | `"focus"` | a theme's colour role (`focus`, or any other but `surface`), or one colour (literal or token alias) for every theme |
+| `width` | length > 0 | 3 | the ring's thickness |
+| `offset` | length ≥ 0 | 2 | the gap between the outline and the ring |
+| `cornerRadius` | length | outline's radius + `offset` | the radius of the ring's inner edge (a circle's ring becomes a rounded square) |
+| `around` | `"glyph"` \| `"frame"` | `"glyph"` | what the ring surrounds |
+
+The `focus` colour role is set per theme like any colour (`"themes": {"dark": {"focus": "{color.focus}"}}`);
+a theme that gives none uses iOS's systemBlue, `#007AFF` in a light theme and `#0A84FF` in a dark one
+(a finding on that colour says it is the default and is located at `focus`).
+
+```json
+"focus": { "color": "focus", "width": 2, "offset": 2, "around": "glyph" },
+"themes": { "default": { "surface": "#FFFFFF", "border": "#000000", "focus": "#005FCC" } }
+```
+
+A negative `width` or `offset`, an unknown `around` or key, or `"color": "surface"` is bad input
+(exit 2, naming the key path and the valid values).
+
+#### Where the defaults come from
+
+`"focus": true` means **3 pt wide, 2 pt outside the glyph, in the theme's `focus` colour (default
+systemBlue)**, an approximation of iOS's Full Keyboard Access ring. **Apple publishes no numbers for
+that ring**: UIKit's `UIFocusHaloEffect` (iOS 15), which draws it, documents only its shape (a
+rectangle, a rounded rectangle with a corner radius and curve, or a Bézier path) and its `position`
+(`automatic`, `outside` or `inside` the shape), and the HIG gives no width, gap or colour; the
+Full Keyboard Access setting lets the user pick the ring's colour. The numbers above were chosen to
+look like the halo around a control in the simulator and are overridable: write the object form
+with what your platform draws. For reference, other platforms' documented indicators, written as
+`focus` objects:
+
+| platform | indicator | as a `focus` object |
+|---|---|---|
+| iOS Full Keyboard Access (default) | a halo outside the control, tint colour; no published numbers | `true` (= `{"width": 3, "offset": 2}`, systemBlue) |
+| Material 3 | a 3 dp focus ring 2 dp outside the component, in the `secondary` colour role (Angular Material's focus indicators default to `--mat-sys-secondary`) | `{"width": 3, "offset": 2, "color": "focus"}` with the theme's `focus` = its `secondary` |
+| Chromium (since the 2020 form-controls refresh, Chrome 83) | `outline: auto` draws a dark ring (`-webkit-focus-ring-color`, `#101010`) with a thin white inner ring, so it shows on light and dark pages; the exact widths are Chromium's (about 2 px) | `{"width": 2, "offset": 1, "color": "#101010"}` |
+| WCAG 2.4.13's sufficient example | a 2 CSS px solid outline around the component, contrasting 3:1 | `{"width": 2, "offset": 0}` |
 
 ### Label
 
@@ -490,7 +546,7 @@ An example: [examples/rules/image-switch-pass](examples/rules/image-switch-pass/
 
 Each theme (`default`, `inverse`, `disabled`, or any name) gives colours by role:
 `surface` (required), `border`, `fill`, `mark`, `label`, `tint` (template images), `trackOff`,
-`trackOn`, `knob`, `knobBorder`, `onLabel`, `offLabel` (drawn switches). A colour is `"#RRGGBB"`, `"#RRGGBBAA"` (or `#RGB`, `#RGBA`, CSS
+`trackOn`, `knob`, `knobBorder`, `onLabel`, `offLabel` (drawn switches), `focus` (the focus ring, [above](#focus)). A colour is `"#RRGGBB"`, `"#RRGGBBAA"` (or `#RGB`, `#RGBA`, CSS
 `rgb()`/`hsl()`), a DTCG 2025.10 colour object in any colour space of its colour module, or a token
 alias; it is drawn at 8 bits per channel, gamut-mapped into sRGB when it lies outside
 ([tokens.md](tokens.md)). A role the control draws must be there (a checkbox with a ring needs
@@ -555,7 +611,8 @@ Through an alias chain the final token's type counts.
 ## Variant ids and files
 
 `<name>/<shape>-<size>/<Dynamic Type>/<theme>/<state>@<scale>x`, e.g.
-`design-system-checkbox/square-md/AX5/inverse/checked@3x` (a switch: `switch-md`). Files add the
+`design-system-checkbox/square-md/AX5/inverse/checked@3x` (a switch: `switch-md`); a focused variant's
+state is `<state>+focused` (`checked+focused@3x`, [Focus](#focus)). Files add the
 format's extension. Dynamic Type sizes use the short forms `xS S M L xL xxL xxxL AX1 … AX5`.
 
 ## Text styles
@@ -567,7 +624,7 @@ Apple's point sizes per Dynamic Type size (body: 14 15 16 17 19 21 23 28 33 40 4
         Topic(name: "audit-rules", file: "docs/rules.md", summary: "The audit rules, their findings and the configuration file.", text: #"""
 # Audit rules
 
-`glyphaudit audit` renders every selected variant in memory and runs seven rules over it. Each
+`glyphaudit audit` renders every selected variant in memory and runs eight rules over it. Each
 rule is one file in `Sources/GlyphAudit/` and a function of the rendered pixels, the layout (vector
 geometry in points) and the authored colours; what else it needs drawn (a glyph without its label,
 an image alone) it asks of the `AuditDrawing` it is handed, never of the renderer. The engine
@@ -599,6 +656,7 @@ or configuration error names the file, line and key path), 64 for a usage error.
 | [`dynamic-type-scaling`](#dynamic-type-scaling) | Apple HIG (no WCAG criterion) | error (drawn switch: info) | the glyph keeps its size relative to its text |
 | [`target-size`](#target-size) | WCAG 2.5.8 Target Size (Minimum) (AA); HIG 44 pt | error / warning | hit area at least 24 × 24 pt (44 × 44 pt recommended) |
 | [`image-aspect`](#image-aspect) | the RVS_Checkbox seed (no WCAG criterion) | error | image glyphs drawn without distortion |
+| [`focus-indicator`](#focus-indicator) | WCAG 1.4.11 Non-text Contrast (AA); 2.4.13 Focus Appearance (AAA) | error / warning | a spec's focus ring reaches 3:1 against what is next to it; the change it makes covers a 2 pt perimeter at 3:1 |
 
 ## Examples are test cases
 
@@ -1068,6 +1126,38 @@ frame.
 |---|---|
 | ![stretched badge, its ink outlined in magenta](images/rules/image-aspect-fail-on-image.png) | ![L](images/rules/image-aspect-pass-L-checked@2x.png) |
 
+## focus-indicator
+
+**Checks** the focused variants of a spec with `focus` ([spec-format.md](spec-format.md#focus)), each
+against the same variant unfocused, both rendered, at every Dynamic Type size and scale; the other
+rules audit only the unfocused variants (a focused one draws the same glyph).
+
+- **1.4.11 Non-text Contrast (AA), error.** The ring as rendered — at the middle of each of its four
+  sides, the pixel across its stroke that stands out most from the surface; the worst side counts,
+  so a ring too thin to reach its colour at @1x is measured as drawn — must reach `minimumContrast`
+  (3:1) against the surface, and, when it touches the control (`offset` under one pixel), against the
+  control's colour just inside its outline in the unfocused render.
+- **2.4.13 Focus Appearance (AAA), warning** (an error with `"appearanceAsError": 1`). The pixels
+  whose colour changes between unfocused and focused by at least `appearanceContrast` (3:1) —
+  counted with state-shape's pixel comparison in its greyscale view, so a lone anti-aliased pixel
+  does not count — must cover, in square points (pixels / scale²), at least the area of a
+  `perimeterWidth` (2 pt, WCAG's 2 CSS px) thick perimeter of the unfocused glyph: 2 pt × its
+  perimeter, 2(w + h) − (8 − 2π)r for a rounded rectangle, πd for a circle. A 20 pt box with radius 4
+  needs 2 × (80 − (8 − 2π) × 4) = 146.3 pt²; a 2 pt ring 2 pt outside it covers
+  208 − 28(4 − π) = 184.0 pt².
+
+Messages give the ring's colour, the colours it is measured against and the ratios; the changed
+area, the ring's drawn area and the area needed. The picture of a 2.4.13 finding shows the ring's
+region unfocused, focused, and the pixels that changed by 3:1 (magenta).
+
+**Fix.** Give each theme a `focus` colour with 3:1 on its surface (and on the control, if the ring
+touches it); make the ring thicker or move it out with `offset` so it need not contrast with the
+control; a 2 pt ring all the way around the control meets 2.4.13.
+
+| fails: a 1 pt `#CCCCCC` ring 1 pt out (1.60:1 on white) | its 2.4.13 picture: unfocused, focused, nothing changed by 3:1 | passes: a 2 pt `#005FCC` ring 2 pt out (5.98:1) |
+|---|---|---|
+| ![1.60:1 swatch](images/rules/focus-indicator-fail-focus-ring-contrast.png) | ![no change by 3:1](images/rules/focus-indicator-fail-focus-appearance.png) | ![focused](images/rules/focus-indicator-pass-L-checked+focused@2x.png) |
+
 ## The built-in presets, audited
 
 `glyphaudit audit` on the four built-in presets (1908 variants, every rule at its defaults):
@@ -1456,7 +1546,7 @@ refused in a strict read and drawn modified in Tokens Studio mode.
 
 """##),
         Topic(name: "snapshots", file: "docs/snapshots.md", summary: "Baselines, renderer.json, `check` and `diff`.", text: #"""
-# Snapshots: baselines, `check` and `diff`
+# Snapshots: baselines, `check`, `accept` and `diff`
 
 glyphaudit keeps one PNG baseline per variant and compares every render with it. When anything
 changes a glyph (a token, a geometry constant) `glyphaudit check` fails and shows what changed. When
@@ -1500,15 +1590,23 @@ writer does not wait: it stops before rendering anything, exit 2, naming the hol
 nothing); the file stays. Do not commit it: add `.glyphaudit.lock` to `.gitignore` (this
 repository's does).
 
-**A write that fails leaves nothing.** `check` writes as one transaction: every baseline (and
-`renderer.json`, and the pictures of mismatches) keeps its temporary name until the check ends, and
-then all are renamed into place. When a write fails — a full disk, a read-only folder, no
+**A write that fails leaves nothing.** Every command writes as one transaction (`check`, `run`,
+`render`, `export`, `audit --evidence`/`--write-baseline`, `diff --output`, `merge-reports`): every
+file it writes (baselines, `renderer.json`, the pictures of mismatches, renders, image sets,
+reports) keeps its temporary name until the command ends, and then all are renamed into place, so
+a killed command leaves only dot-named temporary files, which the next command writing that folder
+removes. When a write fails — a full disk, a read-only folder, no
 permission — the writes after it are not tried, every temporary file is removed, the folders the
 run made are removed again, and one message names the folder and the error, exit 2:
 `glyphaudit: snapshots/design-system-checkbox/square-md/xS/inverse: cannot write: No space left on
 device (at …/checked@3x.png); nothing was written: the 10 baselines this run had written were never
 renamed into place and the folders it made were removed`. A folder that was there before stays as
-it was. (`--prune` deletes at the end of the check; the message says how many it had deleted.)
+it was; a lock file the run made in a folder it made goes with the folder. The other commands
+say the same in the same words, without the count: `glyphaudit: out/render/t/square-md/L: cannot
+write: No space left on device (at …/checked@2x.png); nothing was written: the files this run had
+written were never renamed into place and the folders it made were removed`; a folder that cannot
+be made is named as such (`… cannot write: cannot create the folder out/render: Permission denied;
+nothing was written …`). (`--prune` deletes at the end of the check; the message says how many it had deleted.)
 Every scan skips files and folders whose names start with `.`, so temporary files (and `.git`,
 `.DS_Store` and the like) are never taken for baselines.
 
@@ -1598,7 +1696,7 @@ A plain check never writes it.
 glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N]
                  [--snapshots DIR] [--out DIR] [--record] [--update] [--prune]
                  [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] [--include-aa] [--alpha A]
-                 [--ci] [--json] [--quiet] [--verbose]
+                 [--ci] [--stage] [--json] [--quiet] [--verbose]
 ```
 
 `check` renders every selected variant in memory. With no `--preset` and no `--spec`, that is all
@@ -1717,6 +1815,7 @@ Typical use:
 glyphaudit check --record                  # first run: write every baseline
 glyphaudit check                           # CI: fail on any change; pictures in glyphaudit-out/snapshots
 glyphaudit check --update                  # accept the changes after review (after a library upgrade: rebase)
+glyphaudit accept glyphaudit-out/          # accept the renders a CI run (or --stage) staged, without rendering
 glyphaudit check --prune                   # remove baselines of variants (and presets) that no longer exist
 glyphaudit check --include-aa              # count anti-aliased pixels too
 glyphaudit check --preset design-system-checkbox --only dynamic-type=AX5 --max-diff-pixels 4
@@ -1730,7 +1829,8 @@ or `0` (GitHub Actions, GitLab CI and most others set `CI=true`). Then:
 
 - **`run`** checks the baselines even when the snapshot folder does not exist (outside CI it notes
   `snapshots not checked` and goes on, exit 0 with `--fail-on never`). Every variant without a
-  baseline fails the run (exit 1, whatever `--fail-on` says), and its render is written into
+  baseline fails the run (exit 1 at `--fail-on error` or `warning`; at `never` the run still reports it
+  as failed but exits 0, see [report-format.md](report-format.md#sharding)), and its render is written into
   `<report>/new-snapshots/<preset>/<shape>-<size>/…png`, the snapshot folder's layout, with
   `renderer.json` beside them.
 - **`check`** fails on a missing baseline anyway (exit 1); under CI the renders also go to
@@ -1749,6 +1849,86 @@ or `0` (GitHub Actions, GitLab CI and most others set `CI=true`). Then:
 With `--record` nothing is missing: the baselines are written, as outside CI. The project's tests
 do not pass their own `CI` on to the binary they run (CI runs them with `CI=true`); a test that
 wants CI sets it.
+
+## Candidates: every changed and new render, staged for `accept`
+
+Under CI (as above) or with `--stage`, `run` and `check` leave the render of every variant that
+fails its snapshot — a `mismatch` not `--update`d and a `new` one not `--record`ed — in
+`candidates/` of the report folder (`run`: `--report`, default `glyphaudit-out/`; `check`: `--out`,
+default `glyphaudit-out/snapshots/`), in the snapshot folder's layout
+(`candidates/<variant id>.png`, the same relative path as its baseline), with the `renderer.json` of
+the renderer that drew them. The report records them:
+
+- `report.json` (`run`'s, or one `check` writes into `--out` when it staged a render) lists each
+  candidate on its variant's snapshot result (`"candidate": "candidates/t/square-md/L/default/checked@1x.png"`)
+  and the folder (`snapshots.candidates`);
+- its `inputs` list every file the run read as input — the spec files, their token files (and the
+  files a token resolver names), their images and the files an SVG refers to — each with the SHA-256
+  of the bytes read and its path relative to the working folder (absolute when outside it). Built-in
+  presets are read from the tool and are not listed.
+
+Both say on stderr where the candidates went and how to accept them:
+``8 renders staged in glyphaudit-out/snapshots/candidates/ (changed and new, with renderer.json): after
+review, `glyphaudit accept glyphaudit-out/snapshots` writes them into snapshots/ without rendering``.
+`new-snapshots/` (the renders of missing baselines only, above) is still written under CI, as before;
+`candidates/` holds those too. `merge-reports` gathers the shards' candidates into its `--report`
+folder (docs/report-format.md#sharding). Outside CI and without `--stage` nothing is staged and
+`report.json` has neither `inputs` nor candidates.
+
+## Accepting a CI run's renders: `glyphaudit accept`
+
+```
+glyphaudit accept REPORT… [--only KEY=VALUE]… [--group ID] [--snapshots DIR] [--force] [--quiet] [--verbose]
+```
+
+`accept` copies the candidates of one or more report folders into the snapshot folder (`--snapshots`,
+default `snapshots`) and writes their `renderer.json` there. It renders nothing and loads no spec, so
+the baselines a team accepts are the ones the CI renderer drew, and the machine that accepts them
+may have other libraries and fonts — a designer's Mac:
+
+```sh
+gh run download 4242 -n glyphaudit-report -D report      # the red run's report artifact
+glyphaudit accept report/
+git add snapshots && git commit -m "Accept the heavier sm tick"
+```
+
+- `--only KEY=VALUE` (repeatable, the keys of `--only` elsewhere) accepts the candidates of the
+  variants it matches: `glyphaudit accept report/ --only preset=swiftui-switch --only scale=2`.
+- `--group ID` accepts those of one cause group the report records (`snapshotGroups` in
+  report.json: `[{"id": …, "variants": [ids…]}]`): `glyphaudit accept report/ --group sizes.sm.markWeight`.
+  A report that records no groups refuses `--group` (exit 2, with a message saying to use `--only`);
+  an unknown id is named with the nearest one (`did you mean "mark"?`). With both, a candidate must
+  match both.
+- Several `REPORT`s (the shards of one run, or `merge-reports`' folder) are accepted together. A
+  variant staged in two of them must have the same bytes in both.
+- Output: one `accepted   <id>` line per baseline written (at most 20 without `--verbose`), and on
+  stderr `accepted 8 candidates of 8 into snapshots/; snapshots/renderer.json is the candidates'
+  renderer's`. When nothing is selected (or nothing was staged), it says so and writes nothing (exit 0).
+
+**Refused** (exit 2, one message naming the file and key, nothing written):
+
+- **the inputs changed**: a file of the report's `inputs` whose SHA-256 differs from the checkout's, or
+  that is missing — `report/report.json: inputs: the inputs no longer match the checkout: spec.json
+  changed (SHA-256 109c040135f8… in the report, 25b467abb544… here); nothing was written: run the check
+  again (on CI) for candidates of these inputs, or accept anyway with --force`. `--force` accepts
+  anyway, with a warning listing what changed;
+- **an incomplete report folder**: no `report.json`, a candidate it lists that is not there, no
+  `candidates/renderer.json`, a candidate that is not a whole PNG, a report that lists candidates but
+  no `inputs`;
+- **files that leave the folder**: a candidate name that is absolute, has a `..`, an empty or `.`
+  segment, or is not `candidates/<its variant id>.png`; a symbolic link anywhere below the report
+  folder (`report.json` and every candidate are opened one component at a time with `O_NOFOLLOW`, as
+  `merge-reports` reads a shard's pictures);
+- **a mix of renderers**: two reports whose `candidates/renderer.json` differ (the message names the
+  components, e.g. `cairo 1.16.0 → 1.18.0`): accept one renderer's candidates at a time.
+
+**Kill-safe, one writer.** `accept` takes the folder's lock (`.glyphaudit.lock`, as `check --record`
+and `--update` do; a second writer is refused naming the holder) and writes as one transaction: every
+baseline and `renderer.json` keep their temporary names until all are written, then are renamed into
+place; a write that fails removes them all (exit 2). A kill leaves each baseline old or new, never cut
+short. `renderer.json` becomes the candidates' even when `--only` picked a part: baselines of another
+renderer that were not accepted are then compared with anti-aliasing tolerance, as after any
+renderer change.
 
 ## Snapshots in `glyphaudit run`
 
@@ -1825,7 +2005,13 @@ be written; 64 for a usage error.
 | `ImageComparison.swift` | `ImageComparator.compare(expected:actual:options:diffImage:)` → `ImageDifference` (any sizes, `memcmp` fast path), `sideBySide` |
 | `SnapshotStore.swift` | `SnapshotStore` (layout, libpng read with clear messages, atomic write, remove, scan), `PNGFiles.list(under:)` |
 | `SnapshotCheck.swift` | `SnapshotOptions` (pixelmatch options, gates, `exactPixelmatch`), `SnapshotWrites` (`.record`, `.update`, `.prune`), `SnapshotResult` (`differenceSummary`), `SnapshotReport`, `SnapshotChecker` (`check`, `conclude`, `run`) |
-| `RendererFingerprint.swift` | `RendererFingerprint` (the value of `renderer.json`: read, write, `changes(from:)`), `SnapshotComparison` (exact or tolerant, and why) |
+| `RendererFingerprint.swift` | `RendererFingerprint` (the value of `renderer.json`: read, `decode`, write, `changes(from:)`), `SnapshotComparison` (exact or tolerant, and why) |
+| `SnapshotLock.swift` | `SnapshotLock`, the writer's lock (`check --record`/`--update`/`--prune`, `accept`) |
+
+A `SnapshotChecker` whose `candidates` folder is set stages the render of every failing variant
+there (`SnapshotResult.candidate`) and writes the fingerprint beside them (`SnapshotReport.candidates`).
+`GlyphCore`'s `InputLog.recording { … }` notes every file read while the specs load, with its SHA-256
+(`SHA256`, also used for the fonts' hashes); `InputRecord.list` turns it into the report's `inputs`.
 | `ImageDiff.swift` | `ImageDiff.compareFiles` / `compareFolders` / `pair` for `glyphaudit diff` |
 
 `SnapshotChecker.run(_:jobs:)` renders and checks a plan. A command that has already rendered
@@ -1918,13 +2104,13 @@ path), and never read past its limit even when it grows meanwhile.
 
 **`merge-reports` reads only inside the shard folders.** A shard's `report.json` is an input from
 another CI job (often a fork's), and the pictures it names (`variants[].image`, `findings[].evidence`,
-`snapshots.results[].expected` / `actual` / `diff` / `sideBySide`) must be plain relative paths
+`snapshots.results[].expected` / `actual` / `diff` / `sideBySide` / `candidate`) must be plain relative paths
 ending in `.png`: an absolute path, a `..`, an empty or `.` segment is refused by its name (exit 2,
 naming the report file and the key), before anything is read or written. Each picture is then opened
 from the shard folder one component at a time with `openat(…, O_NOFOLLOW)` (a symbolic link anywhere
 below the shard folder is refused, wherever it points), and must be a regular file within the PNG
 limit that starts with the PNG signature; of `new-snapshots/`, the PNG files and `renderer.json`
-(1 MiB) are gathered, anything else is left. All pictures are checked so before the first folder of
+(1 MiB) are gathered (and `candidates/renderer.json` of a shard that staged candidates), anything else is left. All pictures are checked so before the first folder of
 `--report` is made, so a bad one leaves nothing behind; the copy opens and checks each again.
 
 **stdout** is written with `write(2)`: a failed write (a full disk, `> /dev/full`, a closed
@@ -1976,7 +2162,10 @@ keys, no trailing commas, no comments.
 
 **Files written** go through `AtomicFile`: a temporary name in the same folder, flushed to disk,
 then renamed; a command's files are flushed 256 at a time with one `syncfs` before and one after
-their renames (see docs/performance.md for what that costs). A command that fails removes the
+their renames (see docs/performance.md for what that costs). Where there is no `syncfs` (macOS,
+the BSDs; on Linux a build with `GLYPHAUDIT_PORTABLE_SYNC=1 swift build`, which `make test` runs the
+kill tests on) each file is flushed as it is written (`fcntl(F_FULLFSYNC)` where the system has it,
+else `fsync`), and each folder once after the renames; the renames wait for the end all the same. A command that fails removes the
 temporary files it has not renamed; one killed with `kill -9` keeps the files it finished and may
 leave up to a few hundred `.NAME.tmp-PID-N` files, which every scan skips and **the next run that
 writes the folder removes** (the first time it writes into, or leaves unchanged a file of, each
