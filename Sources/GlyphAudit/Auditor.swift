@@ -15,6 +15,7 @@ public struct Auditor: Sendable {
         DynamicTypeScalingRule(),
         TargetSizeRule(),
         ImageAspectRule(),
+        SettingRegressionRule(),
     ]
 
     public static func rule(_ id: String) -> (any AuditRule)? { registry.first { $0.id == id } }
@@ -55,6 +56,10 @@ public struct Auditor: Sendable {
     /// and not yet matched with accepted findings (`conclude` does that once, for the whole run).
     public func findings(_ input: AuditInput, pass: AuditPass) -> [Finding] {
         var findings: [Finding] = []
+        // An input of one display setting's variants (the pipeline slices by setting): every
+        // message names it (`under Bold Text: …`), unless the rule's own message does.
+        let display = input.items.first?.variant.setting
+        let named = display != nil && input.items.allSatisfy { $0.variant.setting == display }
         for rule in rules {
             let setting = config.rules[rule.id]
             if setting?.severity == .off { continue }
@@ -67,6 +72,7 @@ public struct Auditor: Sendable {
                     // The configured severity replaces the rule's failure level; lower levels are never raised.
                     f.severity = f.severity == rule.defaultSeverity ? s : min(f.severity, s)
                 }
+                if named, let display, !f.message.hasPrefix("under ") { f.message = "under \(display.title): " + f.message }
                 findings.append(f)
             }
         }

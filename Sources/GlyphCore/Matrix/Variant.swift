@@ -8,17 +8,23 @@ public struct Variant: Sendable, Hashable, Codable {
     public var theme: String
     public var state: ControlState
     public var scale: Int
+    /// The display setting it is drawn under (`settings`); nil: the default rendering.
+    public var setting: DisplaySetting?
 
     /// `square-md` for a checkbox, `switch-md` for a switch.
     public var component: String {
         control == .switch ? "switch-\(size)" : "\(shape.rawValue)-\(size)"
     }
 
-    /// Stable, readable id, e.g. `design-system-checkbox/square-md/AX5/inverse/checked@3x`.
-    public var id: String { "\(preset)/\(component)/\(dynamicType.short)/\(theme)/\(state.rawValue)@\(scale)x" }
+    /// The theme segment of the id: the theme, with `+setting` for a display setting (`default+boldText`).
+    public var themeSegment: String { setting.map { "\(theme)+\($0.rawValue)" } ?? theme }
+
+    /// Stable, readable id, e.g. `design-system-checkbox/square-md/AX5/inverse/checked@3x`
+    /// (`…/default+boldText/checked@2x` under a display setting).
+    public var id: String { "\(preset)/\(component)/\(dynamicType.short)/\(themeSegment)/\(state.rawValue)@\(scale)x" }
 
     /// The id without the display scale: the same picture at every scale.
-    public var pictureID: String { "\(preset)/\(component)/\(dynamicType.short)/\(theme)/\(state.rawValue)" }
+    public var pictureID: String { "\(preset)/\(component)/\(dynamicType.short)/\(themeSegment)/\(state.rawValue)" }
 
     /// Relative file path for a format, e.g. `design-system-checkbox/square-md/AX5/inverse/checked@3x.png`.
     public func fileName(_ ext: String) -> String { "\(id).\(ext)" }
@@ -34,10 +40,12 @@ public struct Variant: Sendable, Hashable, Codable {
         case .theme: theme
         case .state: state.rawValue
         case .scale: String(scale)
+        case .setting: setting?.rawValue ?? DisplaySetting.noneFilterValue
         }
     }
 
-    public init(preset: String, control: ControlKind, shape: GlyphShape, size: String, dynamicType: DynamicTypeSize, theme: String, state: ControlState, scale: Int) {
+    public init(preset: String, control: ControlKind, shape: GlyphShape, size: String, dynamicType: DynamicTypeSize, theme: String, state: ControlState, scale: Int,
+                setting: DisplaySetting? = nil) {
         self.preset = preset
         self.control = control
         self.shape = shape
@@ -46,6 +54,7 @@ public struct Variant: Sendable, Hashable, Codable {
         self.theme = theme
         self.state = state
         self.scale = scale
+        self.setting = setting
     }
 }
 
@@ -54,7 +63,7 @@ public struct VariantFilter: Sendable, Equatable {
     public enum Key: String, CaseIterable, Sendable {
         case preset, control, shape, size
         case dynamicType = "dynamic-type"
-        case theme, state, scale
+        case theme, state, scale, setting
 
         public init?(name: String) {
             switch name {
@@ -88,6 +97,11 @@ public struct VariantFilter: Sendable, Equatable {
                 value = dt.short
             }
             if key == .scale { value = raw.hasSuffix("x") ? String(raw.dropLast()) : raw }
+            if key == .setting, raw != DisplaySetting.noneFilterValue, DisplaySetting(rawValue: raw) == nil {
+                let valid = DisplaySetting.allCases.map(\.rawValue) + [DisplaySetting.noneFilterValue]
+                throw FilterError(message: "unknown display setting \"\(raw)\"" + Suggest.didYouMean(raw, in: valid)
+                                  + "; expected one of: " + valid.joined(separator: " "))
+            }
             allowed[key, default: []].insert(value)
         }
     }
@@ -105,7 +119,8 @@ public struct FilterError: Error, Sendable, CustomStringConvertible {
 }
 
 extension Spec {
-    /// Every variant of this spec, in a stable order: shape, size, Dynamic Type size, theme, state, scale.
+    /// Every variant of this spec, in a stable order: shape, size, Dynamic Type size, theme, state, scale;
+    /// then those of each display setting (`settings`, in its order), each from its derived spec.
     public func variants() -> [Variant] {
         var out: [Variant] = []
         out.reserveCapacity(shapes.count * sizes.count * dynamicTypeSizes.count * themes.count * states.count * scales.count)
@@ -121,6 +136,13 @@ extension Spec {
                         }
                     }
                 }
+            }
+        }
+        for setting in settings {
+            let derived = spec(for: setting)
+            for var v in derived.variants() where v.setting == nil {
+                v.setting = setting
+                out.append(v)
             }
         }
         return out

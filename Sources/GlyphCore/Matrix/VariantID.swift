@@ -34,7 +34,7 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
     }
 
     public init(_ v: Variant) {
-        self.init(preset: v.preset, component: v.component, dynamicType: v.dynamicType.short, theme: v.theme,
+        self.init(preset: v.preset, component: v.component, dynamicType: v.dynamicType.short, theme: v.themeSegment,
                   state: v.state.rawValue, scale: String(v.scale))
     }
 
