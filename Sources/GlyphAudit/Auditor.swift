@@ -45,8 +45,10 @@ public struct Auditor: Sendable {
 
     /// Audits the whole input at once (both passes; the pipeline streams them instead).
     public func run(_ input: AuditInput) -> AuditResult {
-        conclude(findings(input, pass: .acrossComponents) + findings(input, pass: .components),
-                 presets: input.specs.map(\.name), variants: input.items.count)
+        // Rules compare variants of one display setting only: an input with several is audited a
+        // setting at a time, as the pipeline slices it.
+        let found = input.settingSlices().flatMap { findings($0, pass: .acrossComponents) + findings($0, pass: .components) }
+        return conclude(found, presets: input.specs.map(\.name), variants: input.items.count)
     }
 
     /// The rules that run under this configuration (not `off`), in registry order.

@@ -147,3 +147,21 @@ public struct SettingRegressionRule: AuditRule {
         return out
     }
 }
+
+extension AuditInput {
+    /// The input split by display setting (the default first, then each setting in the order the
+    /// items have them), each with the specs its items were planned from; itself when it has one.
+    public func settingSlices() -> [AuditInput] {
+        var order: [DisplaySetting?] = []
+        for item in items where !order.contains(item.variant.setting) { order.append(item.variant.setting) }
+        guard order.count > 1 else { return [self] }
+        return order.map { setting in
+            let indices = items.indices.filter { items[$0].variant.setting == setting }
+            let slice = indices.map { items[$0] }
+            var specs: [Spec] = []
+            for item in slice where !specs.contains(where: { $0.name == item.spec.name }) { specs.append(item.spec) }
+            return AuditInput(specs: specs, items: slice, glyphs: glyphs.isEmpty ? [] : indices.map { glyphs.entries[$0] },
+                              jobs: jobs, drawing: drawing)
+        }
+    }
+}
