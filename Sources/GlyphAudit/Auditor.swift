@@ -20,6 +20,13 @@ public struct Auditor: Sendable {
 
     public static func rule(_ id: String) -> (any AuditRule)? { registry.first { $0.id == id } }
 
+    /// The rules a run of `specs` audits with: every rule, but `setting-regression` only when a spec
+    /// has display settings (so a run without `settings` reports exactly the rules it did before).
+    public static func rules(for specs: [Spec]) -> [any AuditRule] {
+        let settings = specs.contains { !$0.settings.isEmpty }
+        return registry.filter { settings || $0.id != SettingRegressionRule.ruleID }
+    }
+
     public var rules: [any AuditRule]
     public var config: AuditConfig
 

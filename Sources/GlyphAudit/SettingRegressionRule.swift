@@ -10,7 +10,8 @@ import GlyphCore
 public struct SettingRegressionRule: AuditRule {
     public init() {}
 
-    public let id = "setting-regression"
+    public static let ruleID = "setting-regression"
+    public let id = SettingRegressionRule.ruleID
     public let title = "A display setting makes nothing worse than the default rendering"
     public let criterion: String? = "1.4.11"
     public let reference = "WCAG 2.2 SC 1.4.11 Non-text Contrast (AA), SC 1.4.3 Contrast (Minimum) (AA) and SC 1.4.1 Use of Color (A), "

@@ -261,7 +261,7 @@ extension Pipeline {
     /// report folder, and returns the report model; the caller writes its formats.
     public static func run(_ plan: Plan, _ job: RunJob) throws -> RunOutcome {
         let pictures = job.wantsPictures
-        let auditor = Auditor(config: job.config)
+        let auditor = Auditor(config: job.config, rules: Auditor.rules(for: plan.specs))
         let checker = try job.snapshots.map { folder throws(InputError) in
             try SnapshotChecker.fingerprinted(store: SnapshotStore(root: folder),
                                               output: pictures ? job.report.appendingPathComponent("snapshots") : nil,
