@@ -16,9 +16,21 @@ public struct Auditor: Sendable {
         TargetSizeRule(),
         ImageAspectRule(),
         FocusIndicatorRule(),
+        SettingRegressionRule(),
     ]
 
     public static func rule(_ id: String) -> (any AuditRule)? { registry.first { $0.id == id } }
+
+    /// The rules a run of `specs` audits with: every rule, but `setting-regression` only when a spec
+    /// has display settings and `focus-indicator` only when a spec (or a setting's spec) has `focus`
+    /// (so a run without them reports exactly the rules it did before).
+    public static func rules(for specs: [Spec]) -> [any AuditRule] {
+        let settings = specs.contains { !$0.settings.isEmpty }
+        let focus = specs.contains { $0.focus != nil || $0.settingSpecs.values.contains { $0.focus != nil } }
+        return registry.filter {
+            (settings || $0.id != SettingRegressionRule.ruleID) && (focus || $0.id != FocusIndicatorRule.ruleID)
+        }
+    }
 
     public var rules: [any AuditRule]
     public var config: AuditConfig
@@ -45,8 +57,10 @@ public struct Auditor: Sendable {
 
     /// Audits the whole input at once (both passes; the pipeline streams them instead).
     public func run(_ input: AuditInput) -> AuditResult {
-        conclude(findings(input, pass: .acrossComponents) + findings(input, pass: .components),
-                 presets: input.specs.map(\.name), variants: input.items.count)
+        // Rules compare variants of one display setting only: an input with several is audited a
+        // setting at a time, as the pipeline slices it.
+        let found = input.settingSlices().flatMap { findings($0, pass: .acrossComponents) + findings($0, pass: .components) }
+        return conclude(found, presets: input.specs.map(\.name), variants: input.items.count)
     }
 
     /// The rules that run under this configuration (not `off`), in registry order.
@@ -58,6 +72,10 @@ public struct Auditor: Sendable {
         var findings: [Finding] = []
         // Focused variants draw the unfocused glyph plus a ring: only `focus-indicator` looks at them.
         let unfocused = input.withoutFocused()
+        // An input of one display setting's variants (the pipeline slices by setting): every
+        // message names it (`under Bold Text: …`), unless the rule's own message does.
+        let display = input.items.first?.variant.setting
+        let named = display != nil && input.items.allSatisfy { $0.variant.setting == display }
         for rule in rules {
             let setting = config.rules[rule.id]
             if setting?.severity == .off { continue }
@@ -70,6 +88,7 @@ public struct Auditor: Sendable {
                     // The configured severity replaces the rule's failure level; lower levels are never raised.
                     f.severity = f.severity == rule.defaultSeverity ? s : min(f.severity, s)
                 }
+                if named, let display, !f.message.hasPrefix("under ") { f.message = "under \(display.title): " + f.message }
                 findings.append(f)
             }
         }

@@ -11,7 +11,8 @@ import GlyphRaster
 public struct FocusIndicatorRule: AuditRule {
     public init() {}
 
-    public let id = "focus-indicator"
+    public static let ruleID = "focus-indicator"
+    public let id = FocusIndicatorRule.ruleID
     public let title = "The focus indicator is visible"
     public let criterion: String? = "1.4.11"
     public let reference = "WCAG 2.2 SC 1.4.11 Non-text Contrast (AA) and SC 2.4.13 Focus Appearance (AAA); "

@@ -188,6 +188,21 @@ public struct AssetCatalog: Sendable {
             }
             let template = spec.images?.template ?? false
             let drawSpec = template ? Self.templateSpec(spec) : spec
+            // Each appearance's theme, spec and display setting: a spec with `settings` that names
+            // `increaseContrast` fills the high-contrast appearances its themes leave empty with the
+            // any and dark themes drawn under Increase Contrast (docs/export.md).
+            var entries = themes.map { (appearance: $0.appearance, theme: $0.theme, spec: drawSpec, setting: DisplaySetting?.none) }
+            if !template, spec.settings.contains(.increaseContrast) {
+                let high = spec.spec(for: .increaseContrast)
+                for (from, to) in [(Appearance.any, Appearance.highContrast), (.dark, .darkHighContrast)]
+                where !themes.contains(where: { $0.appearance == to }) {
+                    if let t = themes.first(where: { $0.appearance == from }) {
+                        entries.append((appearance: to, theme: t.theme, spec: high, setting: .increaseContrast))
+                    }
+                }
+                let order: [Appearance] = [.any, .dark, .highContrast, .darkHighContrast]
+                entries.sort { order.firstIndex(of: $0.appearance)! < order.firstIndex(of: $1.appearance)! }
+            }
             let shapes = spec.control == .switch ? [spec.shapes.first ?? .square] : spec.shapes
             for shape in shapes {
                 for size in spec.sizes {
@@ -199,14 +214,15 @@ public struct AssetCatalog: Sendable {
                         let name = "\(probe.component)-\(state.rawValue)"
                         var images: [Image] = []
                         for scale in format.isVector ? [1] : Self.scales {
-                            for (appearance, theme) in themes {
+                            for (appearance, theme, entrySpec, setting) in entries {
                                 var v = probe
                                 v.theme = theme
                                 v.scale = scale
-                                let layout = try Layout(spec: drawSpec, variant: v, text: text).glyphOnly()
+                                v.setting = setting
+                                let layout = try Layout(spec: entrySpec, variant: v, text: text).glyphOnly()
                                 let suffix = appearance.suffix + (format.isVector || scale == 1 ? "" : "@\(scale)x")
                                 images.append(Image(appearance: appearance, scale: format.isVector ? nil : scale,
-                                                    filename: "\(name)\(suffix).\(format.rawValue)", layout: layout, spec: drawSpec))
+                                                    filename: "\(name)\(suffix).\(format.rawValue)", layout: layout, spec: entrySpec))
                             }
                         }
                         sets.append(ImageSet(folder: spec.name, name: name, template: template, vector: format.isVector,

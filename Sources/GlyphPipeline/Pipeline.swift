@@ -129,11 +129,17 @@ public enum Pipeline {
         }.map { try $0.get() }
     }
 
-    /// The plan's items by preset, presets in plan order (a preset's items are contiguous).
+    /// The plan's items by preset, presets in plan order (a preset's items are contiguous); a
+    /// preset with display settings gives one slice per setting (the default first), each with the
+    /// spec its variants were planned from, so the rules compare variants of one setting only.
     static func presetSlices(_ plan: Plan) -> [(Spec, [PlannedVariant])] {
-        plan.specs.compactMap { spec in
+        plan.specs.flatMap { spec -> [(Spec, [PlannedVariant])] in
             let items = plan.items.filter { $0.spec.name == spec.name }
-            return items.isEmpty ? nil : (spec, items)
+            if spec.settings.isEmpty { return items.isEmpty ? [] : [(spec, items)] }
+            return ([nil] + spec.settings.map(Optional.some)).compactMap { setting in
+                let slice = items.filter { $0.variant.setting == setting }
+                return slice.isEmpty ? nil : (spec.spec(for: setting), slice)
+            }
         }
     }
 
@@ -280,7 +286,7 @@ extension Pipeline {
     /// report folder, and returns the report model; the caller writes its formats.
     public static func run(_ plan: Plan, _ job: RunJob) throws -> RunOutcome {
         let pictures = job.wantsPictures
-        let auditor = Auditor(config: job.config)
+        let auditor = Auditor(config: job.config, rules: Auditor.rules(for: plan.specs))
         let checker = try job.snapshots.map { folder throws(InputError) in
             try SnapshotChecker.fingerprinted(store: SnapshotStore(root: folder),
                                               output: pictures ? job.report.appendingPathComponent("snapshots") : nil,

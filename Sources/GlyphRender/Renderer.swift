@@ -209,7 +209,16 @@ public enum Renderer {
             cairo_set_line_width(cr, w)
             cairo_stroke(cr)
         case .mark:
-            drawMarkPart(cr, part, imageScale: imageScale)
+            if part.mirrored {
+                // Right-to-left with `mirrorsInRightToLeft`: the mark flipped about its rect's centre.
+                cairo_save(cr)
+                cairo_translate(cr, 2 * r.midX, 0)
+                cairo_scale(cr, -1, 1)
+                drawMarkPart(cr, part, imageScale: imageScale)
+                cairo_restore(cr)
+            } else {
+                drawMarkPart(cr, part, imageScale: imageScale)
+            }
         case .knob:
             guard let c = part.color else { return }
             boxPath(cr, r, radius: 0, shape: .circle)

@@ -272,7 +272,10 @@ enum AcceptCommand {
             case .shape: value = shape
             case .size: value = size
             case .dynamicType: value = id.dynamicType
-            case .theme: value = id.theme
+            case .theme: value = id.theme.split(separator: "+", maxSplits: 1).first.map(String.init) ?? id.theme
+            case .setting:
+                let parts = id.theme.split(separator: "+", maxSplits: 1)
+                value = parts.count == 2 ? String(parts[1]) : DisplaySetting.noneFilterValue
             case .state: value = id.state.hasSuffix("+focused") ? String(id.state.dropLast("+focused".count)) : id.state
             case .scale: value = id.scale
             case .focus: value = id.state.hasSuffix("+focused") ? "focused" : "unfocused"

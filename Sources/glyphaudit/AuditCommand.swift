@@ -90,7 +90,7 @@ enum AuditCommand {
         if let file = args.value(writeBaseline) { try OutputPaths.file(file, option: "--write-baseline") }
         let start = DispatchTime.now()
         let plan = try Selection.plan(args)
-        let done = try Pipeline.run(plan, PipelineOptions(jobs: jobs, auditor: Auditor(config: config),
+        let done = try Pipeline.run(plan, PipelineOptions(jobs: jobs, auditor: Auditor(config: config, rules: Auditor.rules(for: plan.specs)),
                                                           evidence: args.value(Self.evidence).map { URL(fileURLWithPath: $0) }))
         let result = done.audit!
         let elapsed = seconds(since: start)

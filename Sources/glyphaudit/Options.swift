@@ -18,7 +18,7 @@ enum SelectionOptions {
                                choices: Presets.names, list: true)
     static let spec = Option(name: "spec", value: "FILE", help: "A spec file (JSON; see docs/spec-format.md).", repeatable: true)
     static let only = Option(name: "only", value: "KEY=VALUE",
-                             help: "Keep variants where KEY (preset, control, shape, size, dynamic-type, theme, state, scale, focus) is VALUE (focus: focused or unfocused).",
+                             help: "Keep variants where KEY (preset, control, shape, size, dynamic-type, theme, state, scale, focus, setting) is VALUE (focus: focused or unfocused; setting: a display setting or none).",
                              repeatable: true)
     static let options = [preset, spec, only]
 }

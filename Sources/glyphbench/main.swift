@@ -129,6 +129,25 @@ let renderAndAudit = time(9) { auditResult = auditor.run(plan: plan, jobs: jobs)
 line("render + audit, glyphs only kept, \(jobs) threads", renderAndAudit, n, "variant")
 print(String(format: "(render + audit) / rasterize: %.2f×", renderAndAudit / rasterN))
 
+// Display settings (issue 21): the same spec without and with its `settings` (docs/examples/rules/
+// setting-regression-fail: a switch with Increase Contrast, Bold Text, right-to-left, On/Off Labels),
+// rendered and audited per variant: a setting variant should cost no more than a default one.
+let settingsSpec = URL(fileURLWithPath: "docs/examples/rules/setting-regression-fail/spec.json")
+if let spec = try? Spec.load(contentsOf: settingsSpec) {
+    var none = VariantFilter()
+    try none.add("setting=none")
+    let plainPlan = try Plan(specs: [spec], filter: none)
+    let settingsPlan = try Plan(specs: [spec])
+    let plain = time(5) { _ = auditor.run(plan: plainPlan, jobs: jobs) }
+    line("settings: render + audit, default only", plain, plainPlan.items.count, "variant")
+    let with = time(5) { _ = auditor.run(plan: settingsPlan, jobs: jobs) }
+    line("settings: render + audit, with \(spec.settings.count) settings", with, settingsPlan.items.count, "variant")
+    print(String(format: "    per variant with settings / without: %.2f×",
+                 (with / Double(settingsPlan.items.count)) / (plain / Double(plainPlan.items.count))))
+} else {
+    print("settings: skipped, no \(settingsSpec.path) (run from the checkout: make bench)")
+}
+
 // The shared peer workload (../shared/bench: 360 SVG renders, 13–187 px), rasterized in process with
 // each SVG parsed once, without encoding: the figure to hold against `limit render --no-write --cache`.
 let jobsFile = URL(fileURLWithPath: ProcessInfo.processInfo.environment["BENCH_JOBS"] ?? "/tmp/wl/jobs.tsv")

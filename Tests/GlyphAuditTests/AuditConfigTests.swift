@@ -237,7 +237,7 @@ struct AuditConfigTests {
     @Test("findings come grouped by preset, then rule; every rule is registered once")
     func order() throws {
         #expect(Auditor.registry.map(\.id) == ["state-shape", "nontext-contrast", "text-contrast", "clipping",
-                                               "dynamic-type-scaling", "target-size", "image-aspect", "focus-indicator"])
+                                               "dynamic-type-scaling", "target-size", "image-aspect", "focus-indicator", "setting-regression"])
         let specs = try ["swiftui-switch", "design-system-checkbox"].map { try Presets.load($0) }
         var filter = VariantFilter()
         try filter.add("dynamic-type=L,AX5")

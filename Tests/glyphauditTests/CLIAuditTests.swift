@@ -149,7 +149,7 @@ struct CLIAuditTests {
         let dir = TempFolder()
         let list = try CLI.run(["rules"], in: dir.url)
         #expect(list.status == 0)
-        for id in ["state-shape", "nontext-contrast", "text-contrast", "clipping", "dynamic-type-scaling", "target-size", "image-aspect", "focus-indicator"] {
+        for id in ["state-shape", "nontext-contrast", "text-contrast", "clipping", "dynamic-type-scaling", "target-size", "image-aspect", "focus-indicator", "setting-regression"] {
             #expect(list.stdout.contains(id))
         }
         let explain = try CLI.run(["rules", "explain", "state-shape"], in: dir.url)

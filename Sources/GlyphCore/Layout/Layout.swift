@@ -106,14 +106,14 @@ public struct Layout: Sendable {
         var labelPoints = 0.0
         if let l = spec.label {
             labelPoints = l.points(v.dynamicType)
-            labelMetrics = text.measure(l.text, points: labelPoints, bold: l.textStyle.isBold)
+            labelMetrics = text.measure(l.text, points: labelPoints, bold: Layout.bold(l, v))
         }
         let rowHeight = max(frameSize.h, labelMetrics?.height ?? 0)
         var frameX = 0.0
         var labelX = 0.0
         if let l = spec.label, let m = labelMetrics {
             let labelWidth = min(m.width, l.maxWidth ?? .infinity)
-            if l.position == .trailing {
+            if Layout.position(l, v) == .trailing {
                 labelX = frameSize.w + l.spacing
             } else {
                 frameX = labelWidth + l.spacing
@@ -164,7 +164,7 @@ public struct Layout: Sendable {
             box.y = snap(box.y)
             var allowed = box
             if let maxWidth = l.maxWidth { allowed.width = min(box.width, maxWidth) }
-            label = LabelLayout(text: l.text, points: labelPoints, bold: l.textStyle.isBold, box: box,
+            label = LabelLayout(text: l.text, points: labelPoints, bold: Layout.bold(l, v), box: box,
                                 ink: m.ink.offsetBy(dx: box.x, dy: box.y), frame: allowed,
                                 clip: l.maxWidth == nil ? nil : allowed)
         } else {
@@ -218,6 +218,15 @@ public struct Layout: Sendable {
                              message: "variant \(v.id) would need a \(pixelWidth) × \(pixelHeight) px canvas; "
                                  + "the limit is \(Layout.maxCanvasPixels) px on a side: \(cause)")
         }
+    }
+
+    /// Whether the label is set in the bold face: its style's own, or Bold Text's.
+    static func bold(_ l: LabelSpec, _ v: Variant) -> Bool { l.textStyle.isBold || v.setting == .boldText }
+
+    /// Where the label stands: right-to-left swaps leading and trailing (the label moves to the other side).
+    static func position(_ l: LabelSpec, _ v: Variant) -> LabelPosition {
+        guard v.setting == .rightToLeft else { return l.position }
+        return l.position == .trailing ? .leading : .trailing
     }
 
     /// Which key makes the canvas too wide (`wide`) or too tall, and why, in words.

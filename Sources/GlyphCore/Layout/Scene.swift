@@ -148,6 +148,8 @@ public struct ScenePart: Sendable {
     public var label: LabelLayout?
     /// A path mark's path data, drawn fitted into `rect`.
     public var path: MarkPath?
+    /// A mark drawn mirrored left to right in its rect (right-to-left with `mirrorsInRightToLeft`).
+    public var mirrored: Bool = false
 
     init(_ kind: Kind, name: String, role: ColorRole, rect: Rect, cornerRadius: Double = 0, lineWidth: Double = 0,
          shape: GlyphShape = .square, mark: MarkKind = .none, color: SceneColor?, beneath: Kind?,
@@ -311,6 +313,9 @@ public struct Scene: Sendable {
             }
         }
 
+        if v.setting == .rightToLeft, spec.mirrorsInRightToLeft {
+            for i in parts.indices where parts[i].kind == .mark { parts[i].mirrored = true }
+        }
         if let label = layout.label, let c = color(.label, over: surface) {
             parts.append(ScenePart(.label, name: "label", role: .label, rect: label.box, color: c, beneath: .surface, label: label))
         }

@@ -49,7 +49,8 @@ public struct Plan: Sendable {
         let keep = shard.map { $0.members(selected.map { $0.1.preset }) }
         var items: [PlannedVariant] = []
         for (index, (spec, v)) in selected.enumerated() where keep?[index] ?? true {
-            items.append(PlannedVariant(spec: spec, layout: try Layout(spec: spec, variant: v, text: text), index: index))
+            let derived = spec.spec(for: v.setting)
+            items.append(PlannedVariant(spec: derived, layout: try Layout(spec: derived, variant: v, text: text), index: index))
         }
         self.items = items
         self.total = total

@@ -13,17 +13,23 @@ public struct Variant: Sendable, Hashable, Codable {
 
     /// The state as ids spell it: `checked`, or `checked+focused` for a focused variant.
     public var stateName: String { focused ? "\(state.rawValue)+focused" : state.rawValue }
+    /// The display setting it is drawn under (`settings`); nil: the default rendering.
+    public var setting: DisplaySetting?
 
     /// `square-md` for a checkbox, `switch-md` for a switch.
     public var component: String {
         control == .switch ? "switch-\(size)" : "\(shape.rawValue)-\(size)"
     }
 
-    /// Stable, readable id, e.g. `design-system-checkbox/square-md/AX5/inverse/checked@3x`.
-    public var id: String { "\(preset)/\(component)/\(dynamicType.short)/\(theme)/\(stateName)@\(scale)x" }
+    /// The theme segment of the id: the theme, with `+setting` for a display setting (`default+boldText`).
+    public var themeSegment: String { setting.map { "\(theme)+\($0.rawValue)" } ?? theme }
+
+    /// Stable, readable id, e.g. `design-system-checkbox/square-md/AX5/inverse/checked@3x`
+    /// (`…/default+boldText/checked@2x` under a display setting).
+    public var id: String { "\(preset)/\(component)/\(dynamicType.short)/\(themeSegment)/\(stateName)@\(scale)x" }
 
     /// The id without the display scale: the same picture at every scale.
-    public var pictureID: String { "\(preset)/\(component)/\(dynamicType.short)/\(theme)/\(stateName)" }
+    public var pictureID: String { "\(preset)/\(component)/\(dynamicType.short)/\(themeSegment)/\(stateName)" }
 
     /// Relative file path for a format, e.g. `design-system-checkbox/square-md/AX5/inverse/checked@3x.png`.
     public func fileName(_ ext: String) -> String { "\(id).\(ext)" }
@@ -40,10 +46,12 @@ public struct Variant: Sendable, Hashable, Codable {
         case .state: state.rawValue
         case .scale: String(scale)
         case .focus: focused ? "focused" : "unfocused"
+        case .setting: setting?.rawValue ?? DisplaySetting.noneFilterValue
         }
     }
 
-    public init(preset: String, control: ControlKind, shape: GlyphShape, size: String, dynamicType: DynamicTypeSize, theme: String, state: ControlState, scale: Int) {
+    public init(preset: String, control: ControlKind, shape: GlyphShape, size: String, dynamicType: DynamicTypeSize, theme: String, state: ControlState, scale: Int,
+                setting: DisplaySetting? = nil) {
         self.preset = preset
         self.control = control
         self.shape = shape
@@ -52,13 +60,15 @@ public struct Variant: Sendable, Hashable, Codable {
         self.theme = theme
         self.state = state
         self.scale = scale
+        self.setting = setting
     }
 
     private enum CodingKeys: String, CodingKey {
-        case preset, control, shape, size, dynamicType, theme, state, scale, focused
+        case preset, control, shape, size, dynamicType, theme, state, scale, focused, setting
     }
 
-    /// `focused` is written only when true, and read as false when absent (report.json from before it).
+    /// `focused` is written only when true, and read as false when absent (report.json from before it);
+    /// `setting` only when there is one.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(preset: try c.decode(String.self, forKey: .preset), control: try c.decode(ControlKind.self, forKey: .control),
@@ -66,6 +76,7 @@ public struct Variant: Sendable, Hashable, Codable {
                   dynamicType: try c.decode(DynamicTypeSize.self, forKey: .dynamicType), theme: try c.decode(String.self, forKey: .theme),
                   state: try c.decode(ControlState.self, forKey: .state), scale: try c.decode(Int.self, forKey: .scale))
         focused = try c.decodeIfPresent(Bool.self, forKey: .focused) ?? false
+        setting = try c.decodeIfPresent(DisplaySetting.self, forKey: .setting)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -79,6 +90,7 @@ public struct Variant: Sendable, Hashable, Codable {
         try c.encode(state, forKey: .state)
         try c.encode(scale, forKey: .scale)
         if focused { try c.encode(focused, forKey: .focused) }
+        try c.encodeIfPresent(setting, forKey: .setting)
     }
 }
 
@@ -90,6 +102,7 @@ public struct VariantFilter: Sendable, Equatable {
         case theme, state, scale
         /// `focused` or `unfocused`.
         case focus
+        case setting
 
         public init?(name: String) {
             switch name {
@@ -126,6 +139,11 @@ public struct VariantFilter: Sendable, Equatable {
             if key == .focus, raw != "focused", raw != "unfocused" {
                 throw FilterError(message: SpecReader.unknown("--only focus value", raw, valid: ["focused", "unfocused"]))
             }
+            if key == .setting, raw != DisplaySetting.noneFilterValue, DisplaySetting(rawValue: raw) == nil {
+                let valid = DisplaySetting.allCases.map(\.rawValue) + [DisplaySetting.noneFilterValue]
+                throw FilterError(message: "unknown display setting \"\(raw)\"" + Suggest.didYouMean(raw, in: valid)
+                                  + "; expected one of: " + valid.joined(separator: " "))
+            }
             allowed[key, default: []].insert(value)
         }
     }
@@ -144,7 +162,8 @@ public struct FilterError: Error, Sendable, CustomStringConvertible {
 
 extension Spec {
     /// Every variant of this spec, in a stable order: shape, size, Dynamic Type size, theme, state,
-    /// unfocused then focused (a spec with `focus`), scale.
+    /// unfocused then focused (a spec with `focus`), scale; then those of each display setting
+    /// (`settings`, in its order), each from its derived spec.
     public func variants() -> [Variant] {
         var out: [Variant] = []
         out.reserveCapacity(shapes.count * sizes.count * dynamicTypeSizes.count * themes.count * states.count * scales.count
@@ -165,6 +184,13 @@ extension Spec {
                         }
                     }
                 }
+            }
+        }
+        for setting in settings {
+            let derived = spec(for: setting)
+            for var v in derived.variants() where v.setting == nil {
+                v.setting = setting
+                out.append(v)
             }
         }
         return out

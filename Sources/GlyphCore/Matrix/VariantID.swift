@@ -13,6 +13,7 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
     public var component: String
     /// The short name (`AX5`), or `*`.
     public var dynamicType: String
+    /// The theme, with `+setting` for a display setting's variant (`default+boldText`).
     public var theme: String
     public var state: String
     /// The display scale without its `x` (`3`), or `*`.
@@ -34,7 +35,7 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
     }
 
     public init(_ v: Variant) {
-        self.init(preset: v.preset, component: v.component, dynamicType: v.dynamicType.short, theme: v.theme,
+        self.init(preset: v.preset, component: v.component, dynamicType: v.dynamicType.short, theme: v.themeSegment,
                   state: v.stateName, scale: String(v.scale))
     }
 

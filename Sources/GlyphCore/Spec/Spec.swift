@@ -399,6 +399,14 @@ public struct Spec: Sendable {
     public var onOffLabels: Bool = false
     /// The keyboard focus indicator (`"focus"`); nil: no focused variants.
     public var focus: FocusSpec? = nil
+    /// The display settings the spec renders besides the default (`settings`), in the spec's order.
+    public var settings: [DisplaySetting] = []
+    /// Each setting's derived spec (its patch merged over this spec's JSON).
+    public var settingSpecs: [DisplaySetting: Spec] = [:]
+    /// A derived spec's base: the spec without the setting (nil for a spec as written).
+    public var settingBase: SpecBase? = nil
+    /// Draw marks mirrored in a right-to-left layout (`mirrorsInRightToLeft`); iOS does not mirror a checkmark.
+    public var mirrorsInRightToLeft: Bool = false
 
     public func appearance(_ state: ControlState) -> StateAppearance {
         appearance[state] ?? .default(state)

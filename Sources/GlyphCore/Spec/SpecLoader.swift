@@ -87,7 +87,7 @@ public struct FileSystemSource: AssetSource {
 extension Spec {
     static let topKeys = ["$schema", "name", "description", "control", "tokens", "tokensFormat", "shapes", "sizes", "glyph",
                           "frame", "hitArea", "targetSpacing", "label", "states", "appearance", "images", "assets", "themes", "scales",
-                          "dynamicTypeSizes", "onOffLabels", "focus"]
+                          "dynamicTypeSizes", "onOffLabels", "focus", "settings", "mirrorsInRightToLeft"]
 
     /// Loads a spec file from disk (its tokens and images relative to it).
     public static func load(contentsOf url: URL, images: any VectorImageReader) throws(InputError) -> Spec {
@@ -323,12 +323,30 @@ private struct SpecParser {
             if dts.isEmpty { throw r.error("dynamicTypeSizes", d, "the Dynamic Type size list is empty") }
         }
 
-        return Spec(name: name, description: description, control: control,
+        var spec = Spec(name: name, description: description, control: control,
                     shapes: control == .switch ? [.square] : shapes, sizes: sizes,
                     glyphTextStyle: glyphTextStyle, glyphScales: glyphScales, frame: frame, hitArea: hitArea,
                     targetSpacing: targetSpacing, label: label, states: states, appearance: appearance, images: images,
                     themes: themes, scales: scales, dynamicTypeSizes: dts, sourceFile: source.displayName(path),
                     tokenFile: tokenFile, lines: r.lines, warnings: r.warnings, switchMarks: switchMarks, onOffLabels: onOffLabels, focus: focus)
+        if let m = top["mirrorsInRightToLeft"] { spec.mirrorsInRightToLeft = try r.bool(m, "mirrorsInRightToLeft") }
+        if let node = top["settings"] {
+            // Each setting's spec: this spec's JSON with its patch merged in, read again like it.
+            let base = SpecBase(spec)
+            for (setting, patch) in try SettingsLoader.parse(node, reader: &r, control: control, imageBased: images != nil) {
+                var parser = SpecParser(path: path, source: source, images: self.images)
+                var derived: Spec
+                do { derived = try parser.parse(SettingsLoader.derivedRoot(root, setting: setting, patch: patch)) } catch {
+                    throw SettingsLoader.located(error, setting: setting, arrayForm: node.value.isArray)
+                }
+                derived.warnings = derived.warnings.filter { !spec.warnings.contains($0) }
+                derived.settingBase = base
+                spec.warnings += derived.warnings
+                spec.settings.append(setting)
+                spec.settingSpecs[setting] = derived
+            }
+        }
+        return spec
     }
 
     /// A drawn switch's `appearance`: per state `{"trackMark": marks, "knobMark": marks}`, each in
