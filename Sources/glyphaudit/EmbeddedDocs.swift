@@ -84,6 +84,8 @@ same holds for enumerated values (`control`, `shapes`, `states`, mark kinds, col
 | `images` | object | — | an image checkbox, or an image switch (toggle icons), below |
 | `assets` | string or array of strings | — | extra folders (relative to the spec) its images may come from, [below](#where-images-may-come-from); only with `images` or image marks |
 | `themes` | object, required | — | per theme the colours, below |
+| `settings` | array of setting names, or object name → partial spec | — | display settings rendered besides the default: `increaseContrast`, `boldText`, `onOffLabels`, `differentiateWithoutColor`, `rightToLeft` ([below](#display-settings)) |
+| `mirrorsInRightToLeft` | bool | `false` | under `rightToLeft`, marks are drawn mirrored ([below](#display-settings)) |
 | `scales` | array of 1–4 | `[1, 2, 3]` | display scales |
 | `dynamicTypeSizes` | array | all 12 | Dynamic Type sizes to render (`xSmall` … `accessibility5`, or `xS S M L xL xxL xxxL AX1 … AX5`) |
 
@@ -313,6 +315,48 @@ with what your platform draws. For reference, other platforms' documented indica
 | Material 3 | a 3 dp focus ring 2 dp outside the component, in the `secondary` colour role (Angular Material's focus indicators default to `--mat-sys-secondary`) | `{"width": 3, "offset": 2, "color": "focus"}` with the theme's `focus` = its `secondary` |
 | Chromium (since the 2020 form-controls refresh, Chrome 83) | `outline: auto` draws a dark ring (`-webkit-focus-ring-color`, `#101010`) with a thin white inner ring, so it shows on light and dark pages; the exact widths are Chromium's (about 2 px) | `{"width": 2, "offset": 1, "color": "#101010"}` |
 | WCAG 2.4.13's sufficient example | a 2 CSS px solid outline around the component, contrasting 3:1 | `{"width": 2, "offset": 0}` |
+
+### Display settings
+
+iOS users change more than the text size, and each of these settings changes how a glyph draws.
+`settings` names the ones to render; each is an axis of the matrix like a theme: every variant is
+rendered and audited once more under each setting named. Without `settings` a spec renders exactly
+as it did.
+
+| setting | iOS | what glyphaudit draws |
+|---|---|---|
+| `increaseContrast` | Settings › Accessibility › Display & Text Size › Increase Contrast (SwiftUI `colorSchemeContrast == .increased`) | the colours the setting's patch gives (per theme; for tokens, a resolver context through `tokensContext`) |
+| `boldText` | Bold Text (`legibilityWeight == .bold`) | the label in the bold face of its style (a wider row); marks and images as the patch says (a heavier `sizes.md.markWeight`, a bold image in `images.on`) |
+| `onOffLabels` | On/Off Labels (drawn switches only) | iOS's `\|` and `○` on the track, as `"onOffLabels": true` ([above](#onoff-labels)) |
+| `differentiateWithoutColor` | Differentiate Without Color | the appearance the patch gives (a mark, a ring) |
+| `rightToLeft` | a right-to-left language (`layoutDirection == .rightToLeft`) | leading and trailing swap: the label moves to the other side of the glyph. Marks are not mirrored (iOS keeps a checkmark as it is) unless the spec says `"mirrorsInRightToLeft": true`; a switch's knob keeps its side. |
+
+`settings` is an array of names (each drawn with only the built-in effect above), or an object of name →
+partial spec: a [JSON Merge Patch (RFC 7386)](https://www.rfc-editor.org/rfc/rfc7386) merged over the
+spec's own JSON for that setting's variants only (a key with `null` removes it; an array replaces the
+whole array). The patched spec is read and validated like the spec itself: an error in a patch names
+the spec file, the line in the patch and the key (`spec.json:31: themes.default.trackOff: … (in the
+spec for display setting "increaseContrast": …)`). A patch cannot change `name`, `control` or
+`settings`. An unknown setting (with a did-you-mean) or one the control cannot have (`onOffLabels` on a
+checkbox or an image control) is bad input at its key, with the settings it can have.
+
+```json
+"settings": {
+  "increaseContrast": {"themes": {"default": {"trackOff": "#595959", "trackOn": "#1E6B30"}}},
+  "boldText": {"sizes": {"md": {"markWeight": 2.5}}},
+  "rightToLeft": {},
+  "onOffLabels": {"themes": {"default": {"offLabel": "#FFFFFF"}}}
+}
+```
+
+A setting's variants carry it after the theme in their ids and file names
+(`sw/switch-md/L/default+boldText/on@2x.png`); `--only setting=boldText` picks them, `--only
+setting=none` the default ones. Every rule audits every setting's variants, a setting at a time, and
+every message names the setting (`under Bold Text: …`); `setting-regression` compares each variant
+with the same variant without its setting ([rules.md](rules.md#setting-regression)). Examples:
+[docs/examples/rules/setting-regression-fail](examples/rules/setting-regression-fail/spec.json) (an
+Increase Contrast theme that lightens the off track, caught) and
+[-pass](examples/rules/setting-regression-pass/spec.json).
 
 ### Label
 
@@ -657,6 +701,7 @@ or configuration error names the file, line and key path), 64 for a usage error.
 | [`target-size`](#target-size) | WCAG 2.5.8 Target Size (Minimum) (AA); HIG 44 pt | error / warning | hit area at least 24 × 24 pt (44 × 44 pt recommended) |
 | [`image-aspect`](#image-aspect) | the RVS_Checkbox seed (no WCAG criterion) | error | image glyphs drawn without distortion |
 | [`focus-indicator`](#focus-indicator) | WCAG 1.4.11 Non-text Contrast (AA); 2.4.13 Focus Appearance (AAA) | error / warning | a spec's focus ring reaches 3:1 against what is next to it; the change it makes covers a 2 pt perimeter at 3:1 |
+| [`setting-regression`](#setting-regression) | WCAG 1.4.11, 1.4.3, 1.4.1 under iOS display settings | error / warning | a display setting (`settings`) makes nothing worse than the default rendering |
 
 ## Examples are test cases
 
@@ -1130,7 +1175,8 @@ frame.
 
 **Checks** the focused variants of a spec with `focus` ([spec-format.md](spec-format.md#focus)), each
 against the same variant unfocused, both rendered, at every Dynamic Type size and scale; the other
-rules audit only the unfocused variants (a focused one draws the same glyph).
+rules audit only the unfocused variants (a focused one draws the same glyph). It runs (and reports
+list it) only when a spec of the run has `focus`; `glyphaudit rules` always lists it.
 
 - **1.4.11 Non-text Contrast (AA), error.** The ring as rendered — at the middle of each of its four
   sides, the pixel across its stroke that stands out most from the surface; the worst side counts,
@@ -1157,6 +1203,44 @@ control; a 2 pt ring all the way around the control meets 2.4.13.
 | fails: a 1 pt `#CCCCCC` ring 1 pt out (1.60:1 on white) | its 2.4.13 picture: unfocused, focused, nothing changed by 3:1 | passes: a 2 pt `#005FCC` ring 2 pt out (5.98:1) |
 |---|---|---|
 | ![1.60:1 swatch](images/rules/focus-indicator-fail-focus-ring-contrast.png) | ![no change by 3:1](images/rules/focus-indicator-fail-focus-appearance.png) | ![focused](images/rules/focus-indicator-pass-L-checked+focused@2x.png) |
+
+## setting-regression
+
+A spec's `settings` ([spec-format.md](spec-format.md#display-settings)) renders every variant once
+more under each display setting named. Every rule audits those variants like any others, a setting
+at a time, and every finding's message names the setting (`under Bold Text: label ink overflows …`,
+`under On/Off Labels: off label #B3B3B3 on off track #767676 is 2.16:1, needs 3:1`); the variant id
+carries it after the theme (`…/default+boldText/on@2x`). Bold Text that clips or pushes the row past
+its frame is reported by `clipping`, On/Off Labels whose marks fail 3:1 on their track by
+`nontext-contrast`. What no other rule can see is a setting that makes a variant worse than the same
+variant without it; this rule compares the two. It runs (and reports list it) only when a spec of the run has `settings`,
+so a run without them lists the seven rules it did before; `glyphaudit rules` always lists it.
+
+**Checks**, for each variant under **Increase Contrast**: each part `nontext-contrast` measures (fill
+or ring, marks, track, knob on its track, image tint) and the label, as seen against the part it
+stands on, with the same part of the same variant drawn from the spec without the setting. A ratio
+lower than without the setting by more than `tolerance` (0.01) is an **error**, whatever the ratio:
+a user who asks for more contrast must not get less. The message names the setting and both numbers:
+
+```
+error  setting-regression  sw/switch-md/*/default+increaseContrast/off@2x  off track
+  under Increase Contrast, off track #8E8E93 on #FFFFFF is 3.26:1 — lower than 4.54:1 without it (off track #767676 on #FFFFFF)
+```
+
+(#8E8E93 has relative luminance 0.2720, white 1: (1.05) / (0.3220) = 3.26; #767676, 0.1812: 4.54.)
+
+For the variants under **Differentiate Without Color**: when the states of a component (at one size,
+theme and scale) draw the same parts, marks and geometry without the setting — they differ in colour
+alone — but not under it, a **warning** (WCAG 1.4.1) says that only users with the setting on can
+tell the states apart without colour. `state-shape` reports the default rendering itself.
+
+**Fix.** Give the Increase Contrast patch colours at least as far from their background as the
+default ones (darker on a light surface, lighter on a dark one); draw the difference the Differentiate
+Without Color patch adds in the default appearance too.
+
+Cases: [`setting-regression-fail/`](examples/rules/setting-regression-fail/spec.json) (the
+Increase Contrast off track #8E8E93 and the white knob on it: 3.26:1, lower than 4.54:1 without it)
+and [`setting-regression-pass/`](examples/rules/setting-regression-pass/spec.json) (#595959: 7.00:1).
 
 ## The built-in presets, audited
 
