@@ -90,6 +90,11 @@ public struct FocusIndicatorRule: AuditRule {
             let spec = item.spec
             let location = input.location(spec, "focus")
             let failing = ks.filter { m in measures[m]?.worstRatio ?? .infinity < minimum }
+            // A disabled theme's control cannot take focus, and 1.4.11 exempts inactive components:
+            // what would fail is reported as info, saying so.
+            let theme = input.items[pairs[ks[0]].focused].variant.theme
+            let exempt = ContrastCheck.isExempt(theme)
+            let exemptNote = exempt ? " (\(theme): an inactive control takes no focus and is exempt)" : ""
             if let worst = failing.min(by: { measures[$0]!.worstRatio < measures[$1]!.worstRatio }) {
                 let m = measures[worst]!
                 let v = input.items[pairs[worst].focused].variant
@@ -98,8 +103,9 @@ public struct FocusIndicatorRule: AuditRule {
                 if let t = m.touchingRatio, let c = m.touching { message += " and \(Format.ratio(t)) on the control's \(c.hex) where it touches it" }
                 message += "; 1.4.11 needs \(Format.number(minimum)):1"
                 if let against { message += " (worst: \(against))" }
+                message += exemptNote
                 let sizes = ks.filter { failing.contains($0) }.map { input.items[pairs[$0].focused].variant.dynamicType }
-                out.append(Finding(rule: id, severity: .error, criterion: "1.4.11",
+                out.append(Finding(rule: id, severity: exempt ? .info : .error, criterion: "1.4.11",
                                    variant: VariantGroupID.id(failing.map { input.items[pairs[$0].focused].variant }),
                                    subject: "focus ring contrast", message: message,
                                    numbers: ["ratio": m.worstRatio, "required": minimum, "surfaceRatio": m.surfaceRatio,
@@ -116,8 +122,8 @@ public struct FocusIndicatorRule: AuditRule {
                 let message = "focus indicator changes \(Format.points(m.changedArea)) pt² by ≥ \(Format.number(appearance)):1 "
                     + "(ring \(m.ring.hex) on \(m.surface.hex), \(Format.ratio(m.surfaceRatio)); drawn ring \(Format.points(m.ringArea)) pt²) "
                     + "at @\(v.scale)x; 2.4.13 needs \(Format.points(m.required)) pt² (a \(Format.number(o["perimeterWidth"])) pt perimeter "
-                    + "of the unfocused control)"
-                out.append(Finding(rule: id, severity: o["appearanceAsError"] >= 1 ? .error : .warning, criterion: "2.4.13",
+                    + "of the unfocused control)" + exemptNote
+                out.append(Finding(rule: id, severity: exempt ? .info : o["appearanceAsError"] >= 1 ? .error : .warning, criterion: "2.4.13",
                                    variant: VariantGroupID.id(short.map { input.items[pairs[$0].focused].variant }),
                                    subject: "focus appearance", message: message,
                                    numbers: ["changedArea": m.changedArea, "required": m.required, "ringArea": m.ringArea,

@@ -117,6 +117,7 @@ package enum EmbeddedAssets {
   "frame": "hug",
   "hitArea": "row",
   "label": { "text": "Accept Terms", "textStyle": "body", "spacing": 8 },
+  "focus": true,
   "states": ["unchecked", "checked"],
   "appearance": {
     "unchecked": { "ring": true, "fill": false, "mark": "none" },
@@ -143,6 +144,7 @@ package enum EmbeddedAssets {
   "frame": "hug",
   "hitArea": "row",
   "label": { "text": "Enable notifications", "textStyle": "body", "spacing": 8, "position": "leading" },
+  "focus": true,
   "states": ["off", "on"],
   "themes": {
     "default": { "surface": "#FFFFFF", "trackOff": "#E9E9EA", "trackOn": "#34C759", "knob": "#FFFFFF", "label": "#000000" },
