@@ -11,7 +11,7 @@ import PackagePlugin
 struct GlyphAuditPlugin: CommandPlugin {
     /// The commands the plugin passes on (`glyphaudit --help` describes them).
     static let commands = ["run", "render", "presets", "audit", "check", "accept", "diff", "rules", "merge-reports", "export",
-                           "completions", "help"]
+                           "completions", "man", "help"]
 
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         var arguments = arguments

@@ -41,6 +41,11 @@ enum Examples {
             Example(what: "Compare, pictures of mismatches into a folder", command: "glyphaudit check --spec checkbox.json --out mismatches"),
             Example(what: "Accept the changed renders of one theme", command: "glyphaudit check --spec checkbox.json --update --only theme=dark"),
         ],
+        "accept": [
+            Example(what: "Accept every render a CI run staged (its report folder, downloaded)", command: "glyphaudit accept glyphaudit-out"),
+            Example(what: "Only the dark theme's, into another snapshot folder",
+                    command: "glyphaudit accept glyphaudit-out --only theme=dark --snapshots Tests/snapshots"),
+        ],
         "diff": [
             Example(what: "Two PNG files, the diff image written", command: "glyphaudit diff expected.png actual.png --out diff.png"),
             Example(what: "Two folders, stricter than the default", command: "glyphaudit diff snapshots new-snapshots --out diffs --threshold 0.05"),

@@ -38,7 +38,7 @@ struct CLIImageSwitchTests {
         let dir = try Self.folder()
         let r = try CLI.run(["audit", "--spec", "toggle.json", "--json"], in: dir.url)
         #expect(r.status == 1, "the 16 pt hit area is an error: \(r.stderr)")
-        #expect(r.stderr.contains("audited 16 variants of 1 preset with 8 rules"), "2 sizes × 2 themes × 2 states × 2 scales: \(r.stderr)")
+        #expect(r.stderr.contains("audited 16 variants of 1 preset with 7 rules"), "2 sizes × 2 themes × 2 states × 2 scales: \(r.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let findings = try #require(object["findings"] as? [[String: Any]])
         // The knob moves (state-shape passes), #1A1A1A on white and #F2F2F2 on black reach 3:1: only target size.

@@ -371,7 +371,7 @@ struct CLICompletionTests {
         #expect(syntax.status == 0, "\(syntax.stderr)")
 
         let table = try Self.commandsAndOptions(in: dir.url)
-        #expect(table.count == 11 && table.map(\.command).contains("completions"), "\(table.map(\.command))")
+        #expect(table.count == 12 && table.map(\.command).contains("completions"), "\(table.map(\.command))")
         // Drive the completion function as bash does: COMP_WORDS, COMP_CWORD, then COMPREPLY.
         var driver = "source ./glyphaudit.bash\n"
         driver += #"t() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMPREPLY=(); _glyphaudit; echo "${COMPREPLY[*]}"; }"# + "\n"
@@ -485,7 +485,7 @@ struct CLIListLimitTests {
         let args = ["audit", "--spec", "many.json", "--only", "dynamic-type=L", "--fail-on", "never"]
         let r = try CLI.run(args, in: dir.url, environment: ["NO_COLOR": "1"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.hasPrefix("glyphaudit audit: 72 variants, 8 rules — 48 errors, 1 warning\n"), "\(r.stdout)")
+        #expect(r.stdout.hasPrefix("glyphaudit audit: 72 variants, 7 rules — 48 errors, 1 warning\n"), "\(r.stdout)")
         let entries = r.stdout.split(separator: "\n").filter { $0.hasPrefix("  error ") || $0.hasPrefix("  warning ") }
         #expect(entries.count == 20)
         #expect(r.stdout.contains("\n  … and 29 more in many-themes (--verbose or --json lists every finding)\n"), "\(r.stdout)")

@@ -17,6 +17,6 @@ struct CLIPluginCommandsTests {
             $0.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }
         #expect(listed.count == Set(listed).count)
-        #expect(Set(listed) == Set(Commands.all.map(\.name)).union(["accept", "help"]))
+        #expect(Set(listed) == Set(Commands.all.map(\.name)).union(["help"]))
     }
 }
