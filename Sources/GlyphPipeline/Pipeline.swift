@@ -54,6 +54,7 @@ public enum Pipeline {
         let jobs = options.jobs
         var found: [Finding] = []
         var snapshotResults: [SnapshotResult] = []
+        var inputs: [VariantInput] = []
         var variants: [VariantRecord] = []
         variants.reserveCapacity(plan.items.count)
 
@@ -76,6 +77,7 @@ public enum Pipeline {
                 }
                 for (item, d) in zip(component, done) {
                     if let s = d.snapshot { snapshotResults.append(s) }
+                    if let i = d.input { inputs.append(i) }
                     let v = item.variant
                     variants.append(VariantRecord(index: item.index, id: v.variantID, preset: v.preset, component: v.component,
                                                   dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
@@ -85,7 +87,7 @@ public enum Pipeline {
         }
 
         let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
-        let snapshots = options.snapshots.map { checker in checker.conclude(snapshotResults, specs: plan.specs) }
+        let snapshots = options.snapshots.map { checker in checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs) }
         return PipelineResult(audit: audit, snapshots: snapshots, variants: variants)
     }
 
@@ -93,6 +95,7 @@ public enum Pipeline {
     private struct Rendered: Sendable {
         var glyph: GlyphStore.Entry?
         var snapshot: SnapshotResult?
+        var input: VariantInput?
         var picture: String?
         var width: Int
         var height: Int
@@ -110,6 +113,7 @@ public enum Pipeline {
             var out = Rendered(width: raster.width, height: raster.height)
             if audit { out.glyph = GlyphStore.Entry(GlyphPixels.cut(item, from: raster, drawing: drawing)) }
             out.snapshot = checker?.check(item.variant, actual: raster)
+            out.input = checker?.manifestInputs?.input(item)
             if let pictures, item.variant.scale == 2 {
                 let rel = "\(RunReport.imageFolder)/\(item.variant.fileName("png"))"
                 let url = pictures.appendingPathComponent(rel)
@@ -286,6 +290,7 @@ extension Pipeline {
                                presets: RunReport.presetRecords(plan, base: job.cwd), variants: done.variants,
                                findings: findings, snapshots: snapshots,
                                rules: auditor.rules.map { RuleRecord($0, config: job.config) })
+        report.snapshotGroups = done.snapshots?.groups
         report.canonicalize()
         return RunOutcome(report: report, audit: audit, snapshots: done.snapshots)
     }

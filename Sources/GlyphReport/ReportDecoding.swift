@@ -25,7 +25,7 @@ enum ReportDecoding {
     }
 
     /// The keys of `RunReport` (and of `SnapshotSection`) kept in the skeleton.
-    static let reportKeys: Set<String> = ["schema", "tool", "shard", "failOn", "selected", "filter", "presets", "rules"]
+    static let reportKeys: Set<String> = ["schema", "tool", "shard", "failOn", "selected", "filter", "presets", "rules", "snapshotGroups"]
     static let snapshotKeys: Set<String> = ["folder"]
 
     /// Throws `NotJSON` when the walk finds the bytes are not a JSON object; a `DecodingError` (its

@@ -26,6 +26,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// nil when snapshots were not checked.
     public var snapshots: SnapshotSection?
     public var rules: [RuleRecord]
+    /// The changed and stale baselines grouped by cause (`SnapshotGroup`), when the snapshot folder
+    /// has a manifest; nil (absent) otherwise.
+    public var snapshotGroups: [SnapshotGroup]?
 
     public init(tool: String, shard: String? = nil, failOn: String, selected: Int, filter: String? = nil, presets: [PresetRecord],
                 variants: [VariantRecord], findings: [Finding], snapshots: SnapshotSection?, rules: [RuleRecord]) {

@@ -153,6 +153,7 @@ enum CheckCommand {
             try Console.stdout(JSONOutput.data(JSONReport(report: report)))
         } else {
             var lines = listing(report, verbose: verbose, see: "--verbose lists them all, --json gives every result")
+            lines += groupLines(report.groups)
             if !writes.isEmpty && !verbose { lines.append(writeSummary(report)) }
             try Console.stdout(Data(lines.map { $0 + "\n" }.joined().utf8))
         }
@@ -190,6 +191,7 @@ enum CheckCommand {
         } else if let note = report.fingerprintNote {
             text += "; \(displayPath(note))"
         }
+        if let file = report.manifestWritten { text += "; \(displayPath(file)) written" }
         return text + (written + c.pruned > 0 ? " (--verbose lists every file)." : ".")
     }
 
@@ -211,6 +213,14 @@ enum CheckCommand {
 
     /// The default selection (no --preset, no --spec: every built-in preset) owns the whole snapshot
     /// folder; a selection the user picked owns only its presets' folders.
+    /// The changes by cause (`SnapshotGroup`): a heading and one line per group, its variants'
+    /// count, what changed and its id (for `accept --group`); nothing without a manifest or a change.
+    static func groupLines(_ groups: [SnapshotGroup]?, indent: String = "") -> [String] {
+        guard let groups, !groups.isEmpty else { return [] }
+        return ["\(indent)changes by cause (\(counted(groups.count, "group"))):"]
+            + groups.map { "\(indent)  \($0.id)  \($0.summary)" }
+    }
+
     static func staleScope(_ args: Arguments) -> StaleScope {
         args.all(SelectionOptions.preset).isEmpty && args.all(SelectionOptions.spec).isEmpty ? .wholeFolder : .specFolders
     }
@@ -227,6 +237,8 @@ enum CheckCommand {
         var fingerprintNote: String?
         var fingerprintError: String?
         var newSnapshots: String?
+        var manifestWritten: String?
+        var snapshotGroups: [SnapshotGroup]?
         var results: [Result]
 
         /// A result, with `withinTolerance` for a match whose pixels differ.
@@ -266,6 +278,8 @@ enum CheckCommand {
             fingerprintNote = report.fingerprintNote
             fingerprintError = report.fingerprintError
             newSnapshots = report.newSnapshots
+            manifestWritten = report.manifestWritten
+            snapshotGroups = report.groups
             results = report.results.map(Result.init)
         }
     }

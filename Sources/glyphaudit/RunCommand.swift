@@ -174,6 +174,8 @@ enum RunCommand {
                          + (k.unreadable > 0 ? ", \(k.unreadable) unreadable" : ""))
             if let file = s.fingerprintWritten { lines.append("    wrote \(CheckCommand.displayPath(file))") }
             if let note = s.fingerprintNote { lines.append("    \(CheckCommand.displayPath(note))") }
+            if let file = s.manifestWritten { lines.append("    wrote \(CheckCommand.displayPath(file))") }
+            lines += CheckCommand.groupLines(s.groups, indent: "  ")
             let failures = s.results.filter(\.failed).map { "    \($0.status.rawValue): \($0.id)" }
             let where_ = [ReportFormat.html, .json, .markdown, .junit, .sarif].first(where: formats.contains)
                 .map { CheckCommand.displayPath(report.appendingPathComponent($0.fileName).path) }

@@ -395,6 +395,10 @@ public struct Spec: Sendable {
     public var switchMarks: [ControlState: SwitchMarks] = [:]
     /// A drawn switch draws iOS's On/Off Labels (`"onOffLabels": true`).
     public var onOffLabels: Bool = false
+    /// Every value the spec file wrote, by key path (`sizes.sm.markWeight` → `1.5`, arrays as
+    /// `scales[0]`), as the loader read it: what fed the variants, for the snapshot manifest
+    /// (`SpecInputs`). Empty for a spec built in memory.
+    public var writtenKeys: [String: String] = [:]
 
     public func appearance(_ state: ControlState) -> StateAppearance {
         appearance[state] ?? .default(state)
