@@ -18,6 +18,10 @@ public struct PipelineOptions: Sendable {
     public var snapshots: SnapshotChecker?
     /// Writes the @2x renders into `<folder>/images/` for the contact sheets of the HTML report.
     public var pictures: URL?
+    /// `--incremental`: a component whose variants' inputs equal their baselines' manifest entries
+    /// is not drawn; its audit comes from `auditCache`.
+    public var incremental: Bool = false
+    public var auditCache: AuditCache?
 
     public init(jobs: Int = defaultJobs, auditor: Auditor? = nil, evidence: URL? = nil, snapshots: SnapshotChecker? = nil,
                 pictures: URL? = nil) {
@@ -67,6 +71,16 @@ public enum Pipeline {
                 found += findings
             }
             for component in componentSlices(items) {
+                // Under --incremental: the component's inputs, and its audit's key in the cache.
+                let componentInputs = options.incremental ? options.snapshots?.manifestInputs.map { m in component.map { m.input($0) } } : nil
+                let cacheKey = componentInputs.flatMap { i in options.auditCache?.key(component, digests: i.map(\.digest)) }
+                if let componentInputs, let reused = try reuse(component, inputs: componentInputs, cacheKey: cacheKey, options: options) {
+                    found += reused.findings
+                    snapshotResults += reused.snapshots
+                    inputs += componentInputs
+                    variants += reused.variants
+                    continue
+                }
                 let done = try renderComponent(component, options: options, drawing: drawing)
                 if let auditor = options.auditor {
                     let input = AuditInput(specs: [spec], items: component, glyphs: done.map { $0.glyph! }, jobs: jobs,
@@ -74,6 +88,10 @@ public enum Pipeline {
                     var findings = auditor.findings(input, pass: .components)
                     if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                     found += findings
+                    if let cacheKey, let cache = options.auditCache {
+                        // A cache that cannot be written is no failure: the next run draws again.
+                        try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil), key: cacheKey)
+                    }
                 }
                 for (item, d) in zip(component, done) {
                     if let s = d.snapshot { snapshotResults.append(s) }
@@ -89,6 +107,55 @@ public enum Pipeline {
         let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
         let snapshots = options.snapshots.map { checker in checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs) }
         return PipelineResult(audit: audit, snapshots: snapshots, variants: variants)
+    }
+
+    /// What a component reused under --incremental gives the run.
+    private struct Reused {
+        var findings: [Finding]
+        var snapshots: [SnapshotResult]
+        var variants: [VariantRecord]
+    }
+
+    /// A component none of whose variants needs drawing: each one's inputs equal its baseline's
+    /// manifest entry (`SnapshotChecker.reused`), and its audit is in the cache (when the run
+    /// audits; with evidence pictures asked for, a cached audit that found something pictured is
+    /// drawn again). Contact-sheet pictures are the baselines' bytes (the same encoder wrote them).
+    private static func reuse(_ items: [PlannedVariant], inputs: [VariantInput], cacheKey: String?,
+                              options: PipelineOptions) throws -> Reused? {
+        guard let checker = options.snapshots else { return nil }
+        var results: [SnapshotResult] = []
+        for (item, input) in zip(items, inputs) {
+            let size = PixelSize(width: item.scene.pixelWidth, height: item.scene.pixelHeight)
+            guard let r = checker.reused(item.variant, input: input, pixelSize: size) else { return nil }
+            results.append(r)
+        }
+        var findings: [Finding] = []
+        if options.auditor != nil {
+            guard let cacheKey, let entry = options.auditCache?.read(cacheKey) else { return nil }
+            if options.evidence != nil && (!entry.evidence || entry.findings.contains { $0.picturePath != nil }) { return nil }
+            findings = entry.findings
+        }
+        var records: [VariantRecord] = []
+        for (item, r) in zip(items, results) {
+            let v = item.variant
+            var picture: String?
+            if let pictures = options.pictures, v.scale == 2 {
+                let rel = "\(RunReport.imageFolder)/\(v.fileName("png"))"
+                let url = pictures.appendingPathComponent(rel)
+                do {
+                    try writeIfChanged(try InputFile.read(r.baseline, limit: Limits.pngFileBytes, what: "PNG"), to: url)
+                } catch let e as InputError {
+                    throw e
+                } catch {
+                    throw InputError(file: url.path, message: "\(error)")
+                }
+                picture = rel
+            }
+            records.append(VariantRecord(index: item.index, id: v.variantID, preset: v.preset, component: v.component,
+                                         dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
+                                         scale: v.scale, image: picture, width: item.scene.pixelWidth, height: item.scene.pixelHeight))
+        }
+        return Reused(findings: findings, snapshots: results, variants: records)
     }
 
     /// What is kept of one render.
@@ -219,6 +286,9 @@ public struct RunJob: Sendable {
     public var cwd: URL
     /// The tool and version the report names.
     public var tool: String
+    /// `--incremental` (docs/snapshots.md): unchanged components are not drawn; their audits come
+    /// from `<snapshots>/.glyphaudit-cache/`.
+    public var incremental: Bool = false
 
     public init(jobs: Int = defaultJobs, config: AuditConfig = AuditConfig(), report: URL,
                 formats: [ReportFormat] = ReportFormat.allCases, shard: Shard? = nil, failOn: Severity? = .error,
@@ -268,9 +338,14 @@ extension Pipeline {
                                               newSnapshots: job.ci ? job.report.appendingPathComponent(RunJob.newSnapshotsFolder) : nil,
                                               cwd: job.cwd)
         }
-        let done = try run(plan, PipelineOptions(jobs: job.jobs, auditor: auditor,
-                                                 evidence: pictures ? job.report.appendingPathComponent("evidence") : nil,
-                                                 snapshots: checker, pictures: pictures ? job.report : nil))
+        var options = PipelineOptions(jobs: job.jobs, auditor: auditor,
+                                      evidence: pictures ? job.report.appendingPathComponent("evidence") : nil,
+                                      snapshots: checker, pictures: pictures ? job.report : nil)
+        if job.incremental, let folder = job.snapshots {
+            options.incremental = true
+            options.auditCache = AuditCache(snapshots: folder, auditor: auditor, tool: job.tool)
+        }
+        let done = try run(plan, options)
         let audit = done.audit!
         let snapshots = try done.snapshots.map { checked in
             try SnapshotSection(checked, folder: job.snapshots!, report: job.report, cwd: job.cwd)

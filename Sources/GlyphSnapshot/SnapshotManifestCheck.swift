@@ -1,5 +1,6 @@
 import Foundation
 import GlyphCore
+import GlyphRaster
 
 extension SnapshotChecker {
     /// The groups of the check (when the folder has a manifest) and, after `--record` / `--update`,
@@ -39,5 +40,37 @@ extension SnapshotChecker {
         } catch {
             report.fingerprintError = "\(error)"
         }
+    }
+}
+
+extension SnapshotChecker {
+    /// Under `--incremental`: the result of a variant whose input digest equals its manifest entry's
+    /// and whose baseline is there, without drawing it — a match with identical pixels (the manifest
+    /// says this baseline is what these inputs draw with this renderer); nil when it must be drawn.
+    public func reused(_ variant: Variant, input: VariantInput?, pixelSize: PixelSize) -> SnapshotResult? {
+        guard let input, let entry = manifest?.variants[variant.id], entry.digest == input.digest,
+              entry.renderer == manifestInputs?.rendererID else { return nil }
+        let relative = store.relativePath(of: variant)
+        let path = store.url(relativePath: relative).path
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var result = SnapshotResult(id: variant.variantID, status: .match, baseline: path)
+        result.difference = .identical(pixelSize)
+        result.reused = true
+        return result
+    }
+
+    /// Checks the plan like `run(_:jobs:render:)`, but a variant whose inputs equal its baseline's
+    /// manifest entry is not drawn (`reused`).
+    public func runIncremental(_ plan: Plan, jobs: Int, render: @Sendable (PlannedVariant) -> Raster) -> SnapshotReport {
+        let items = plan.items
+        let inputs = manifestInputs.map { m in parallelMap(items.count, jobs: jobs) { i in m.input(items[i]) } } ?? []
+        let results = parallelMap(items.count, jobs: jobs) { i in
+            let item = items[i]
+            let size = PixelSize(width: item.scene.pixelWidth, height: item.scene.pixelHeight)
+            return reused(item.variant, input: inputs.isEmpty ? nil : inputs[i], pixelSize: size)
+                ?? check(item.variant, actual: render(item))
+        }
+        return conclude(results, specs: plan.specs, inputs: inputs)
     }
 }

@@ -9,7 +9,7 @@ enum CheckCommand {
         summary: "Compare renders with the baseline PNGs; record, update or prune baselines.",
         usage: "glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N] [--snapshots DIR] "
             + "[--out DIR] [--record] [--update] [--prune] [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] "
-            + "[--include-aa] [--alpha A] [--ci] [--json] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--incremental] [--json] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant in memory and compares it with its baseline
         DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.png (libpng decode; identical
@@ -63,6 +63,7 @@ enum CheckCommand {
             PixelmatchOptionGroup.threshold,
         ] + PixelmatchOptionGroup.comparison + [
             SnapshotOptionGroup.ci,
+            ManifestOptions.incremental,
             OutputOptions.json.withHelp("Print every result as JSON on stdout (instead of the list)."),
             OutputOptions.quiet.withHelp("No summary line on stderr; only the list (or JSON)."),
             OutputOptions.verbose.withHelp("List every result and every baseline written (not at most 20 lines and a count)."),
@@ -133,7 +134,7 @@ enum CheckCommand {
             let checker = try SnapshotChecker.fingerprinted(
                 store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes, staleScope: staleScope(args),
                 newSnapshots: ci ? out.appendingPathComponent(RunJob.newSnapshotsFolder) : nil, cwd: cwd)
-            let report = checker.run(plan, jobs: jobs)
+            let report = args.flag(ManifestOptions.incremental) ? checker.runIncremental(plan, jobs: jobs) : checker.run(plan, jobs: jobs)
             if AtomicFile.transactionFailed, let lock = checker.lock { lock.release(removeFile: lock.madeFolder) }
             return (report, checker.newSnapshots)
         }

@@ -12,7 +12,7 @@ enum RunCommand {
         summary: "Render, audit, check snapshots and write every report in one pass (the CI entry point).",
         usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--report DIR] [--formats LIST] "
             + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--max-diff-pixels N] [--max-diff-ratio R] "
-            + "[--include-aa] [--alpha A] [--ci] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--incremental] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant once, in memory; audits them (`glyphaudit rules`); compares them with
         their baselines in --snapshots (the default folder, snapshots, is skipped with a note when it does not
@@ -41,6 +41,7 @@ enum RunCommand {
             SnapshotOptionGroup.maxDiffRatio,
         ] + PixelmatchOptionGroup.comparison + [
             SnapshotOptionGroup.ci,
+            ManifestOptions.incremental,
             shard,
             OutputOptions.quiet,
             OutputOptions.verbose.withHelp(
@@ -116,11 +117,13 @@ enum RunCommand {
             progress.note("no baselines in \(snapshotFolder.path): snapshots not checked (run with --record to create them)")
         }
         progress.stage("rendering, auditing\(checking ? ", checking" : "") \(plan.items.count) variants")
-        let outcome = try Pipeline.run(plan, RunJob(
+        var job = RunJob(
             jobs: jobs, config: config, report: report, formats: formats, shard: shard, failOn: failOn, filter: filter,
             snapshots: checking ? snapshotFolder : nil,
             snapshotOptions: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels, maxDiffRatio: maxRatio),
-            snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), ci: ci, cwd: cwd, tool: "glyphaudit \(version)"))
+            snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), ci: ci, cwd: cwd, tool: "glyphaudit \(version)")
+        job.incremental = args.flag(ManifestOptions.incremental)
+        let outcome = try Pipeline.run(plan, job)
         for w in outcome.audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
         for note in outcome.snapshots?.comparisonNotes ?? [] { progress.note(note) }
         let result = outcome.report, audit = outcome.audit, snapshotReport = outcome.snapshots

@@ -1,0 +1,9 @@
+import Foundation
+
+/// The options of `check` and `run` that read the snapshot manifest (docs/snapshots.md).
+enum ManifestOptions {
+    static let incremental = Option.flag(
+        "incremental",
+        "Do not redraw a variant whose inputs and renderer equal its baseline's manifest entry; its audit comes from "
+            + "<snapshots>/.glyphaudit-cache/ (for local loops; the default, and CI, compare everything).")
+}
