@@ -50,7 +50,26 @@ public struct AuditCache: Sendable {
         return try? JSONDecoder().decode(Entry.self, from: data)
     }
 
-    public func write(_ entry: Entry, key: String) throws {
+    /// Writes a component's entry; with `evidence` (the run's evidence folder) the pictures its
+    /// findings name are kept beside it (`<key>.evidence/`), to be put back when it is reused.
+    public func write(_ entry: Entry, key: String, evidence: URL?) throws {
+        if let evidence {
+            for path in entry.findings.compactMap(\.picturePath) {
+                let data = try InputFile.read(evidence.appendingPathComponent(path).path, limit: Limits.pngFileBytes, what: "PNG")
+                try writeIfChanged(data, to: pictures(key).appendingPathComponent(path))
+            }
+        }
         try writeIfChanged(try JSONOutput.data(entry), to: url(key))
+    }
+
+    func pictures(_ key: String) -> URL { folder.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key + ".evidence") }
+
+    /// Puts the evidence pictures of a reused entry into the run's evidence folder; false when one is missing.
+    public func restorePictures(_ entry: Entry, key: String, into evidence: URL) -> Bool {
+        for path in entry.findings.compactMap(\.picturePath) {
+            guard let data = try? InputFile.read(pictures(key).appendingPathComponent(path).path, limit: Limits.pngFileBytes, what: "PNG"),
+                  (try? writeIfChanged(data, to: evidence.appendingPathComponent(path))) != nil else { return false }
+        }
+        return true
     }
 }

@@ -90,7 +90,8 @@ public enum Pipeline {
                     found += findings
                     if let cacheKey, let cache = options.auditCache {
                         // A cache that cannot be written is no failure: the next run draws again.
-                        try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil), key: cacheKey)
+                        try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil), key: cacheKey,
+                                         evidence: options.evidence)
                     }
                 }
                 for (item, d) in zip(component, done) {
@@ -131,9 +132,18 @@ public enum Pipeline {
         }
         var findings: [Finding] = []
         if options.auditor != nil {
-            guard let cacheKey, let entry = options.auditCache?.read(cacheKey) else { return nil }
-            if options.evidence != nil && (!entry.evidence || entry.findings.contains { $0.picturePath != nil }) { return nil }
-            findings = entry.findings
+            guard let cacheKey, let cache = options.auditCache, let entry = cache.read(cacheKey) else { return nil }
+            if let evidence = options.evidence {
+                // Drawn without pictures, or a picture went missing: draw again.
+                guard entry.evidence, cache.restorePictures(entry, key: cacheKey, into: evidence) else { return nil }
+                findings = entry.findings
+            } else {
+                findings = entry.findings.map { f in
+                    var f = f
+                    f.picturePath = nil
+                    return f
+                }
+            }
         }
         var records: [VariantRecord] = []
         for (item, r) in zip(items, results) {
