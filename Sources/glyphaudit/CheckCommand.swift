@@ -42,6 +42,13 @@ enum CheckCommand {
         delete it and run --record.
         Every write is atomic (temporary dotfile in the same folder, then rename); dotfiles are ignored.
 
+        DIR/manifest.json (written by --record and --update) records per variant the SHA-256 of its resolved
+        inputs (scene, spec and token keys, renderer) and the keys' values. With it, changed baselines are
+        grouped by cause ("24 variants: sizes.sm.markWeight 1.5 → 2.25"; a renderer change, or pixels that
+        changed with every input the same, as groups of their own; identical diffs folded) and baselines whose
+        inputs changed while their pixels still match are listed as stale. --incremental does not redraw a
+        variant whose inputs equal its manifest entry (for local loops; docs/snapshots.md).
+
         Under CI (--ci, or the environment variable CI set to anything but "", "false" or "0") the
         render of each variant without a baseline is written to <out>/new-snapshots/ in the snapshot
         folder's layout, with renderer.json, and a message says how to add them.

@@ -24,6 +24,9 @@ enum RunCommand {
         Snapshots are compared exactly when --snapshots' renderer.json is this renderer's, else with
         anti-aliasing tolerance and a note per changed component (`glyphaudit check --help`). The summary
         lists at most 20 snapshot failures ("… and N more"; --verbose lists all).
+        With DIR/manifest.json, changed snapshots are grouped by cause (summary, report.json snapshotGroups,
+        summary.md). --incremental reuses components whose variants' inputs equal their manifest entries:
+        not drawn, their audits read from DIR/.glyphaudit-cache/ (docs/snapshots.md).
         Under CI (--ci, or the environment variable CI set to anything but "", "false" or "0") a variant
         without a baseline fails the run even when there is no snapshot folder at all: its render goes to
         <report>/new-snapshots/ in the snapshot folder's layout, with renderer.json, to be copied over
