@@ -41,6 +41,8 @@ public struct PipelineResult: Sendable {
     public var snapshots: SnapshotReport?
     /// One record per variant of the plan, in plan order, with its size and contact-sheet picture.
     public var variants: [VariantRecord]
+    /// The audit numbers measured per variant id (`AuditMargins`).
+    public var margins: [String: [String: Double]] = [:]
 }
 
 /// select → render → audit → snapshot check → pictures, streaming.
@@ -59,6 +61,7 @@ public enum Pipeline {
         var found: [Finding] = []
         var snapshotResults: [SnapshotResult] = []
         var inputs: [VariantInput] = []
+        var margins: [String: [String: Double]] = [:]
         var variants: [VariantRecord] = []
         variants.reserveCapacity(plan.items.count)
 
@@ -76,6 +79,7 @@ public enum Pipeline {
                 let cacheKey = componentInputs.flatMap { i in options.auditCache?.key(component, digests: i.map(\.digest)) }
                 if let componentInputs, let reused = try reuse(component, inputs: componentInputs, cacheKey: cacheKey, options: options) {
                     found += reused.findings
+                    margins.merge(reused.margins) { a, _ in a }
                     snapshotResults += reused.snapshots
                     inputs += componentInputs
                     variants += reused.variants
@@ -85,13 +89,16 @@ public enum Pipeline {
                 if let auditor = options.auditor {
                     let input = AuditInput(specs: [spec], items: component, glyphs: done.map { $0.glyph! }, jobs: jobs,
                                            drawing: drawing)
-                    var findings = auditor.findings(input, pass: .components)
+                    let measured = AuditMargins()
+                    var findings = AuditMargins.$current.withValue(measured) { auditor.findings(input, pass: .components) }
                     if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                     found += findings
+                    let numbers = measured.all
+                    margins.merge(numbers) { a, _ in a }
                     if let cacheKey, let cache = options.auditCache {
                         // A cache that cannot be written is no failure: the next run draws again.
-                        try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil), key: cacheKey,
-                                         evidence: options.evidence)
+                        try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil, margins: numbers),
+                                         key: cacheKey, evidence: options.evidence)
                     }
                 }
                 for (item, d) in zip(component, done) {
@@ -106,8 +113,10 @@ public enum Pipeline {
         }
 
         let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
-        let snapshots = options.snapshots.map { checker in checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs) }
-        return PipelineResult(audit: audit, snapshots: snapshots, variants: variants)
+        let snapshots = options.snapshots.map { checker in
+            checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs, margins: options.auditor == nil ? [:] : margins)
+        }
+        return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins)
     }
 
     /// What a component reused under --incremental gives the run.
@@ -115,6 +124,7 @@ public enum Pipeline {
         var findings: [Finding]
         var snapshots: [SnapshotResult]
         var variants: [VariantRecord]
+        var margins: [String: [String: Double]] = [:]
     }
 
     /// A component none of whose variants needs drawing: each one's inputs equal its baseline's
@@ -131,8 +141,10 @@ public enum Pipeline {
             results.append(r)
         }
         var findings: [Finding] = []
+        var margins: [String: [String: Double]] = [:]
         if options.auditor != nil {
-            guard let cacheKey, let cache = options.auditCache, let entry = cache.read(cacheKey) else { return nil }
+            guard let cacheKey, let cache = options.auditCache, let entry = cache.read(cacheKey), let numbers = entry.margins else { return nil }
+            margins = numbers
             if let evidence = options.evidence {
                 // Drawn without pictures, or a picture went missing: draw again.
                 guard entry.evidence, cache.restorePictures(entry, key: cacheKey, into: evidence) else { return nil }
@@ -165,7 +177,7 @@ public enum Pipeline {
                                          dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
                                          scale: v.scale, image: picture, width: item.scene.pixelWidth, height: item.scene.pixelHeight))
         }
-        return Reused(findings: findings, snapshots: results, variants: records)
+        return Reused(findings: findings, snapshots: results, variants: records, margins: margins)
     }
 
     /// What is kept of one render.
@@ -299,6 +311,11 @@ public struct RunJob: Sendable {
     /// `--incremental` (docs/snapshots.md): unchanged components are not drawn; their audits come
     /// from `<snapshots>/.glyphaudit-cache/`.
     public var incremental: Bool = false
+    /// `--margin-tolerance`: an audit number that fell by more than this share of its value in the
+    /// manifest is a `margin` finding (docs/snapshots.md, "Audit margins").
+    public var marginTolerance: Double = RunJob.defaultMarginTolerance
+    public var marginSeverity: Severity = .warning
+    public static let defaultMarginTolerance = 0.25
 
     public init(jobs: Int = defaultJobs, config: AuditConfig = AuditConfig(), report: URL,
                 formats: [ReportFormat] = ReportFormat.allCases, shard: Shard? = nil, failOn: Severity? = .error,
@@ -361,7 +378,7 @@ extension Pipeline {
             try SnapshotSection(checked, folder: job.snapshots!, report: job.report, cwd: job.cwd)
         }
         // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
-        var findings = audit.findings
+        var findings = audit.findings + marginFindings(done.margins, manifest: checker?.manifest, job: job, plan: plan)
         for i in findings.indices {
             if let e = findings[i].picturePath { findings[i].picturePath = "evidence/" + e }
             if var l = findings[i].location {

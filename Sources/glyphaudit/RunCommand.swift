@@ -12,7 +12,7 @@ enum RunCommand {
         summary: "Render, audit, check snapshots and write every report in one pass (the CI entry point).",
         usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--report DIR] [--formats LIST] "
             + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--max-diff-pixels N] [--max-diff-ratio R] "
-            + "[--include-aa] [--alpha A] [--ci] [--incremental] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--incremental] [--margin-tolerance SHARE] [--shard I/N] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant once, in memory; audits them (`glyphaudit rules`); compares them with
         their baselines in --snapshots (the default folder, snapshots, is skipped with a note when it does not
@@ -45,6 +45,7 @@ enum RunCommand {
         ] + PixelmatchOptionGroup.comparison + [
             SnapshotOptionGroup.ci,
             ManifestOptions.incremental,
+            ManifestOptions.marginTolerance,
             shard,
             OutputOptions.quiet,
             OutputOptions.verbose.withHelp(
@@ -126,6 +127,10 @@ enum RunCommand {
             snapshotOptions: SnapshotOptions(pixelmatch: pixelmatch, maxDiffPixels: maxPixels, maxDiffRatio: maxRatio),
             snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), ci: ci, cwd: cwd, tool: "glyphaudit \(version)")
         job.incremental = args.flag(ManifestOptions.incremental)
+        if let t = try args.double(ManifestOptions.marginTolerance) {
+            guard t >= 0 && t <= 1 else { throw UsageError(message: "--margin-tolerance takes a share from 0 to 1, got \(t)") }
+            job.marginTolerance = t
+        }
         let outcome = try Pipeline.run(plan, job)
         for w in outcome.audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
         for note in outcome.snapshots?.comparisonNotes ?? [] { progress.note(note) }
