@@ -31,7 +31,7 @@ struct CLIOptionTableTests {
                 #expect(parsed.declares(option))
             }
         }
-        #expect(total == 94)
+        #expect(total == 97)
     }
 
     @Test("one range per option: --max-diff-pixels takes 0 to Int.max in check and run")
