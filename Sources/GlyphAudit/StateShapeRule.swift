@@ -96,6 +96,13 @@ public struct StateShapeRule: AuditRule {
                 for b in (a + 1)..<group.count {
                     let change = measured[pairs.intern(pair(group[a], group[b]))]
                     let areas = change.areas(scale: input.items[group[b]].variant.scale)
+                    if let margins = AuditMargins.current {
+                        let va = input.items[group[a]].variant, vb = input.items[group[b]].variant
+                        for (k, view) in StateChange.views.enumerated() {
+                            margins.record(vb.id, "state-change.\(va.state.rawValue).\(view.rawValue)", areas[k])
+                            margins.record(va.id, "state-change.\(vb.state.rawValue).\(view.rawValue)", areas[k])
+                        }
+                    }
                     let failing = StateChange.views.indices.filter { areas[$0] < minimum }
                     if failing.isEmpty { continue }
                     out.append(finding(input, group[a], group[b], change, failing: failing, minimum: minimum))

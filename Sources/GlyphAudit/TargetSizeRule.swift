@@ -48,6 +48,12 @@ public struct TargetSizeRule: AuditRule {
                 if let (_, j) = area[v.dynamicType], input.items[j].variant.scale >= v.scale { continue }
                 area[v.dynamicType] = (input.items[i].layout.hitArea, i)
             }
+            if let margins = AuditMargins.current {
+                for i in group {
+                    let r = input.items[i].layout.hitArea
+                    margins.record(input.items[i].variant.id, "target-size", min(r.width, r.height))
+                }
+            }
             let spacing = spec.targetSpacing
             var errors: [DynamicTypeSize] = [], excepted: [DynamicTypeSize] = [], warnings: [DynamicTypeSize] = []
             for dt in area.keys.sorted() {

@@ -23,6 +23,7 @@ extension SnapshotChecker {
         let file = store.root.appendingPathComponent(RendererFingerprint.fileName).path
         let comparison = try SnapshotComparison.of(store.root, renderer: .current, display: relativePath(file, base: cwd),
                                                    rebase: writes.contains(.update))
+        let manifest = try SnapshotManifest.read(in: store.root)
         // A writer takes the folder's lock (once its renderer.json is known to be good: bad input writes nothing).
         var lock: SnapshotLock?
         if !writes.isEmpty {
@@ -33,6 +34,8 @@ extension SnapshotChecker {
                                       comparison: comparison, newSnapshots: newSnapshots)
         checker.lock = lock
         checker.candidates = candidates
+        checker.manifest = manifest
+        checker.manifestInputs = ManifestInputs(renderer: RendererFingerprint.current.components)
         return checker
     }
 }

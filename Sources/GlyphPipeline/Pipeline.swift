@@ -20,6 +20,10 @@ public struct PipelineOptions: Sendable {
     public var pictures: URL?
     /// Told how many more variants are done, after each component (a progress display).
     public var progress: (@Sendable (Int) -> Void)?
+    /// `--incremental`: a component whose variants' inputs equal their baselines' manifest entries
+    /// is not drawn; its audit comes from `auditCache`.
+    public var incremental: Bool = false
+    public var auditCache: AuditCache?
 
     public init(jobs: Int = defaultJobs, auditor: Auditor? = nil, evidence: URL? = nil, snapshots: SnapshotChecker? = nil,
                 pictures: URL? = nil) {
@@ -39,6 +43,8 @@ public struct PipelineResult: Sendable {
     public var snapshots: SnapshotReport?
     /// One record per variant of the plan, in plan order, with its size and contact-sheet picture.
     public var variants: [VariantRecord]
+    /// The audit numbers measured per variant id (`AuditMargins`).
+    public var margins: [String: [String: Double]] = [:]
 }
 
 /// select → render → audit → snapshot check → pictures, streaming.
@@ -56,6 +62,8 @@ public enum Pipeline {
         let jobs = options.jobs
         var found: [Finding] = []
         var snapshotResults: [SnapshotResult] = []
+        var inputs: [VariantInput] = []
+        var margins: [String: [String: Double]] = [:]
         var variants: [VariantRecord] = []
         variants.reserveCapacity(plan.items.count)
 
@@ -68,16 +76,36 @@ public enum Pipeline {
                 found += findings
             }
             for component in componentSlices(items) {
+                // Under --incremental: the component's inputs, and its audit's key in the cache.
+                let componentInputs = options.incremental ? options.snapshots?.manifestInputs.map { m in component.map { m.input($0) } } : nil
+                let cacheKey = componentInputs.flatMap { i in options.auditCache?.key(component, digests: i.map(\.digest)) }
+                if let componentInputs, let reused = try reuse(component, inputs: componentInputs, cacheKey: cacheKey, options: options) {
+                    found += reused.findings
+                    margins.merge(reused.margins) { a, _ in a }
+                    snapshotResults += reused.snapshots
+                    inputs += componentInputs
+                    variants += reused.variants
+                    continue
+                }
                 let done = try renderComponent(component, options: options, drawing: drawing)
                 if let auditor = options.auditor {
                     let input = AuditInput(specs: [spec], items: component, glyphs: done.map { $0.glyph! }, jobs: jobs,
                                            drawing: drawing)
-                    var findings = auditor.findings(input, pass: .components)
+                    let measured = AuditMargins()
+                    var findings = AuditMargins.$current.withValue(measured) { auditor.findings(input, pass: .components) }
                     if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                     found += findings
+                    let numbers = measured.all
+                    margins.merge(numbers) { a, _ in a }
+                    if let cacheKey, let cache = options.auditCache {
+                        // A cache that cannot be written is no failure: the next run draws again.
+                        try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil, margins: numbers),
+                                         key: cacheKey, evidence: options.evidence)
+                    }
                 }
                 for (item, d) in zip(component, done) {
                     if let s = d.snapshot { snapshotResults.append(s) }
+                    if let i = d.input { inputs.append(i) }
                     let v = item.variant
                     variants.append(VariantRecord(index: item.index, id: v.variantID, preset: v.preset, component: v.component,
                                                   dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
@@ -88,14 +116,78 @@ public enum Pipeline {
         }
 
         let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
-        let snapshots = options.snapshots.map { checker in checker.conclude(snapshotResults, specs: plan.specs) }
-        return PipelineResult(audit: audit, snapshots: snapshots, variants: variants)
+        let snapshots = options.snapshots.map { checker in
+            checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs, margins: options.auditor == nil ? [:] : margins)
+        }
+        return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins)
+    }
+
+    /// What a component reused under --incremental gives the run.
+    private struct Reused {
+        var findings: [Finding]
+        var snapshots: [SnapshotResult]
+        var variants: [VariantRecord]
+        var margins: [String: [String: Double]] = [:]
+    }
+
+    /// A component none of whose variants needs drawing: each one's inputs equal its baseline's
+    /// manifest entry (`SnapshotChecker.reused`), and its audit is in the cache (when the run
+    /// audits; with evidence pictures asked for, a cached audit that found something pictured is
+    /// drawn again). Contact-sheet pictures are the baselines' bytes (the same encoder wrote them).
+    private static func reuse(_ items: [PlannedVariant], inputs: [VariantInput], cacheKey: String?,
+                              options: PipelineOptions) throws -> Reused? {
+        guard let checker = options.snapshots else { return nil }
+        var results: [SnapshotResult] = []
+        for (item, input) in zip(items, inputs) {
+            let size = PixelSize(width: item.scene.pixelWidth, height: item.scene.pixelHeight)
+            guard let r = checker.reused(item.variant, input: input, pixelSize: size) else { return nil }
+            results.append(r)
+        }
+        var findings: [Finding] = []
+        var margins: [String: [String: Double]] = [:]
+        if options.auditor != nil {
+            guard let cacheKey, let cache = options.auditCache, let entry = cache.read(cacheKey), let numbers = entry.margins else { return nil }
+            margins = numbers
+            if let evidence = options.evidence {
+                // Drawn without pictures, or a picture went missing: draw again.
+                guard entry.evidence, cache.restorePictures(entry, key: cacheKey, into: evidence) else { return nil }
+                findings = entry.findings
+            } else {
+                findings = entry.findings.map { f in
+                    var f = f
+                    f.picturePath = nil
+                    return f
+                }
+            }
+        }
+        var records: [VariantRecord] = []
+        for (item, r) in zip(items, results) {
+            let v = item.variant
+            var picture: String?
+            if let pictures = options.pictures, v.scale == 2 {
+                let rel = "\(RunReport.imageFolder)/\(v.fileName("png"))"
+                let url = pictures.appendingPathComponent(rel)
+                do {
+                    try writeIfChanged(try InputFile.read(r.baseline, limit: Limits.pngFileBytes, what: "PNG"), to: url)
+                } catch let e as InputError {
+                    throw e
+                } catch {
+                    throw InputError(file: url.path, message: "\(error)")
+                }
+                picture = rel
+            }
+            records.append(VariantRecord(index: item.index, id: v.variantID, preset: v.preset, component: v.component,
+                                         dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
+                                         scale: v.scale, image: picture, width: item.scene.pixelWidth, height: item.scene.pixelHeight))
+        }
+        return Reused(findings: findings, snapshots: results, variants: records, margins: margins)
     }
 
     /// What is kept of one render.
     private struct Rendered: Sendable {
         var glyph: GlyphStore.Entry?
         var snapshot: SnapshotResult?
+        var input: VariantInput?
         var picture: String?
         var width: Int
         var height: Int
@@ -113,6 +205,7 @@ public enum Pipeline {
             var out = Rendered(width: raster.width, height: raster.height)
             if audit { out.glyph = GlyphStore.Entry(GlyphPixels.cut(item, from: raster, drawing: drawing)) }
             out.snapshot = checker?.check(item.variant, actual: raster)
+            out.input = checker?.manifestInputs?.input(item)
             if let pictures, item.variant.scale == 2 {
                 let rel = "\(RunReport.imageFolder)/\(item.variant.fileName("png"))"
                 let url = pictures.appendingPathComponent(rel)
@@ -233,6 +326,14 @@ public struct RunJob: Sendable {
     public var tool: String
     /// Told how many more variants are done (`PipelineOptions.progress`).
     public var progress: (@Sendable (Int) -> Void)?
+    /// `--incremental` (docs/snapshots.md): unchanged components are not drawn; their audits come
+    /// from `<snapshots>/.glyphaudit-cache/`.
+    public var incremental: Bool = false
+    /// `--margin-tolerance`: an audit number that fell by more than this share of its value in the
+    /// manifest is a `margin` finding (docs/snapshots.md, "Audit margins").
+    public var marginTolerance: Double = RunJob.defaultMarginTolerance
+    public var marginSeverity: Severity = .warning
+    public static let defaultMarginTolerance = 0.25
 
     public init(jobs: Int = defaultJobs, config: AuditConfig = AuditConfig(), report: URL,
                 formats: [ReportFormat] = ReportFormat.allCases, shard: Shard? = nil, failOn: Severity? = .error,
@@ -300,13 +401,17 @@ extension Pipeline {
                                       evidence: pictures ? job.report.appendingPathComponent("evidence") : nil,
                                       snapshots: checker, pictures: pictures ? job.report : nil)
         options.progress = job.progress
+        if job.incremental, let folder = job.snapshots {
+            options.incremental = true
+            options.auditCache = AuditCache(snapshots: folder, auditor: auditor, tool: job.tool)
+        }
         let done = try run(plan, options)
         let audit = done.audit!
         let snapshots = try done.snapshots.map { checked in
             try SnapshotSection(checked, folder: job.snapshots!, report: job.report, cwd: job.cwd)
         }
         // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
-        var findings = audit.findings
+        var findings = audit.findings + marginFindings(done.margins, manifest: checker?.manifest, job: job, plan: plan)
         for i in findings.indices {
             if let e = findings[i].picturePath { findings[i].picturePath = "evidence/" + e }
             if var l = findings[i].location {
@@ -321,6 +426,7 @@ extension Pipeline {
                                findings: findings, snapshots: snapshots,
                                rules: auditor.rules.map { RuleRecord($0, config: job.config) })
         if job.staging { report.inputs = job.inputs }
+        report.snapshotGroups = done.snapshots?.groups
         report.canonicalize()
         return RunOutcome(report: report, audit: audit, snapshots: done.snapshots)
     }

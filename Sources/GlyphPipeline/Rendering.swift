@@ -10,3 +10,11 @@ extension SnapshotChecker {
         run(plan, jobs: jobs) { item in Renderer.raster(item.scene) }
     }
 }
+
+extension SnapshotChecker {
+    /// `run(_:jobs:)` under `--incremental`: variants whose inputs equal their baselines' manifest
+    /// entries are not drawn.
+    public func runIncremental(_ plan: Plan, jobs: Int) -> SnapshotReport {
+        runIncremental(plan, jobs: jobs) { item in Renderer.raster(item.scene) }
+    }
+}

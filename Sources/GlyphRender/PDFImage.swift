@@ -13,6 +13,8 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
     public let height: Double
     /// The document's page count (only the first page is drawn).
     public let pages: Int
+    /// The SHA-256 of the file's bytes.
+    public let contentDigest: String
     private let document: OpaquePointer
     private let page: OpaquePointer
     /// A poppler document is not safe to draw from two threads at once.
@@ -24,6 +26,7 @@ public final class PDFImage: CairoImage, @unchecked Sendable {
     /// before poppler reads it) or that is encrypted (the scan cannot read its streams).
     public init(data: Data, name: String) throws(InputError) {
         path = name
+        contentDigest = SHA256.hex(data)
         if data.count > Limits.pdfFileBytes {
             throw InputError(file: name, message: "the PDF image is \(data.count) bytes; the limit is \(Limits.bytes(Limits.pdfFileBytes)) (docs/limits.md)")
         }

@@ -45,6 +45,8 @@ public final class PNGImage: CairoImage, @unchecked Sendable {
     public let scale: Int
     /// The decoded pixels (straight RGBA8).
     public let raster: Raster
+    /// The SHA-256 of the size, the scale and the decoded pixels (what is drawn).
+    public let contentDigest: String
     /// The pixels as cairo wants them: premultiplied ARGB32 in native byte order, rows of `stride` bytes.
     /// Never written after init (so drawing from many threads reads it safely).
     private let premultiplied: UnsafeMutablePointer<UInt8>
@@ -66,6 +68,7 @@ public final class PNGImage: CairoImage, @unchecked Sendable {
         path = name
         self.scale = max(1, scale)
         raster = decoded
+        contentDigest = SHA256.hex(Data("png \(decoded.width)x\(decoded.height) @\(self.scale)x\n".utf8) + Data(decoded.pixels))
         width = Double(decoded.width) / Double(self.scale)
         height = Double(decoded.height) / Double(self.scale)
         stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(decoded.width)))

@@ -3,6 +3,7 @@ import CPNG
 import CRsvg
 import GlyphCore
 import Foundation
+import GlyphCore
 
 /// What draws and encodes a render, as the snapshot fingerprint records it (`renderer.json` beside
 /// the baselines, docs/snapshots.md): glyphaudit's own render version, the versions of the

@@ -21,6 +21,8 @@ public final class SVGDocument: VectorImage, @unchecked Sendable {
     private let lock = NSLock()
     /// The file's bytes and base, for the form drawn on vector surfaces (`vectorForm`).
     let sourceData: Data
+    /// The SHA-256 of the file's bytes.
+    public let contentDigest: String
     private let base: URL?
     /// The viewBox's extent (or the size), in user units: how far the drawing may reach.
     private let extent: Double
@@ -83,6 +85,7 @@ public final class SVGDocument: VectorImage, @unchecked Sendable {
         width = size.width
         height = size.height
         sourceData = data
+        contentDigest = SHA256.hex(data)
         self.base = base
         var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
         var lw = RsvgLength(), lh = RsvgLength()

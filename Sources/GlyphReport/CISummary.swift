@@ -121,7 +121,22 @@ extension RunReport {
         let firstSnapshots = failed.isEmpty ? "" : snapshotSection(failed, budget: groups.isEmpty ? rest : rest / 3)
         let findingsText = groups.isEmpty ? "" : findingSection(groups, budget: rest - firstSnapshots.utf8.count)
         let snapshotText = failed.isEmpty ? "" : snapshotSection(failed, budget: rest - findingsText.utf8.count)
-        return md.text + findingsText + snapshotText
+        return md.text + findingsText + snapshotText + groupSection(budget: rest - findingsText.utf8.count - snapshotText.utf8.count)
+    }
+
+    /// The snapshot changes by cause (`snapshotGroups`), one line per group with its count.
+    func groupSection(budget: Int) -> String {
+        guard let groups = snapshotGroups, !groups.isEmpty else { return "" }
+        var md = MarkdownBudget(limit: budget - 100)
+        guard md.append("### Snapshot changes by cause\n\n") else { return "" }
+        for (i, g) in groups.enumerated() {
+            let entry = "- \(MarkdownText.code(g.id)) \(g.kind.rawValue): \(MarkdownText.prose(Self.clip(g.summary)))\n"
+            if !md.append(entry) {
+                md.force("- … and \(groups.count - i) more: report.json lists them all\n")
+                break
+            }
+        }
+        return md.text + "\n"
     }
 
     /// The failing findings, group by group, within `budget` bytes.

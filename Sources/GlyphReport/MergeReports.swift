@@ -1,5 +1,6 @@
 import Foundation
 import GlyphCore
+import GlyphSnapshot
 
 extension RunReport {
     /// Merges the reports of the shards of one run into the report of the whole run. Refuses
@@ -62,6 +63,7 @@ extension RunReport {
             default:
                 throw InputError(file: file, message: "one report checked snapshots and another did not")
             }
+            if let groups = report.snapshotGroups { merged.snapshotGroups = SnapshotGroup.merge(merged.snapshotGroups ?? [], groups) }
         }
         guard seen.count == merged.selected else {
             throw InputError(file: "merge-reports", message: "the reports hold \(seen.count) of the run's \(merged.selected) variants; a shard is missing")

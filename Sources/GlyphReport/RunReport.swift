@@ -30,9 +30,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// path (relative to the working folder where it lies below it). Recorded when candidates are
     /// staged (under CI or with `--stage`): `glyphaudit accept` refuses the report when one differs.
     public var inputs: [InputRecord]? = nil
-    /// Changed snapshots grouped by cause, for `glyphaudit accept --group ID`; nil when the run
-    /// recorded no groups.
-    public var snapshotGroups: [SnapshotGroup]? = nil
+    /// The changed and stale baselines grouped by cause (`SnapshotGroup`), when the snapshot folder
+    /// has a manifest; nil (absent) otherwise.
+    public var snapshotGroups: [SnapshotGroup]?
 
     public init(tool: String, shard: String? = nil, failOn: String, selected: Int, filter: String? = nil, presets: [PresetRecord],
                 variants: [VariantRecord], findings: [Finding], snapshots: SnapshotSection?, rules: [RuleRecord]) {
@@ -126,18 +126,6 @@ public struct InputRecord: Codable, Sendable, Equatable {
     /// The files of an `InputLog` recording, paths relative to `base` where they lie below it, sorted.
     public static func list(_ files: [String: String], base: URL) -> [InputRecord] {
         files.map { InputRecord(path: relativePath($0.key, base: base), sha256: $0.value) }.sorted { $0.path < $1.path }
-    }
-}
-
-/// Snapshots that changed for one cause (`snapshotGroups` of report.json): `accept --group ID`
-/// accepts the candidates of its variants.
-public struct SnapshotGroup: Codable, Sendable, Equatable {
-    public var id: String
-    public var variants: [VariantID]
-
-    public init(id: String, variants: [VariantID]) {
-        self.id = id
-        self.variants = variants
     }
 }
 

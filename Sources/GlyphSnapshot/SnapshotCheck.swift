@@ -104,6 +104,12 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
     /// For a `new` variant not recorded or a `mismatch` not updated: where its render was staged
     /// for `glyphaudit accept` (`SnapshotChecker.candidates`, under CI or with `--stage`).
     public var candidate: String?
+    /// For a mismatch: the SHA-256 of the baseline's and the render's sizes and pixels, so that
+    /// identical diffs can be folded (`SnapshotGroup`).
+    public var changeDigest: String?
+    /// Under `--incremental`: the variant was not drawn, its inputs and renderer equal its
+    /// baseline's manifest entry (a match).
+    public var reused: Bool?
 
     public init(id: VariantID, status: Status, baseline: String, action: Action? = nil,
                 difference: ImageDifference? = nil, message: String? = nil, outputs: Outputs? = nil,
@@ -169,6 +175,11 @@ public struct SnapshotReport: Sendable, Equatable, Codable {
     /// Where the renders staged for `glyphaudit accept` went (every changed and new render, under
     /// CI or with `--stage`), with the fingerprint of the renderer that drew them; nil when none was.
     public var candidates: String?
+    /// The changed and stale baselines grouped by cause, when the folder has a manifest
+    /// (`SnapshotManifest`); nil without one.
+    public var groups: [SnapshotGroup]?
+    /// The manifest file written by this check (`--record` / `--update`), nil when none was.
+    public var manifestWritten: String?
 
     public struct Counts: Sendable, Equatable, Codable {
         public var variants = 0
@@ -264,6 +275,10 @@ public struct SnapshotChecker: Sendable {
     /// updated) is staged for `glyphaudit accept`, in the snapshot folder's layout, with the
     /// renderer's fingerprint beside them; nil = nowhere.
     public var candidates: URL?
+    /// The folder's manifest as read (nil: none), and this run's inputs; nil inputs: no manifest
+    /// is read or written (a library caller that does not say what renders).
+    public var manifest: SnapshotManifest?
+    public var manifestInputs: ManifestInputs?
 
     public init(store: SnapshotStore, output: URL?, options: SnapshotOptions = .init(), writes: SnapshotWrites = [],
                 staleScope: StaleScope = .specFolders, comparison: SnapshotComparison = .tolerant, newSnapshots: URL? = nil) {
@@ -320,6 +335,8 @@ public struct SnapshotChecker: Sendable {
             result.difference = difference
             if options.passes(difference) { return result }
             result.status = .mismatch
+            result.changeDigest = SHA256.hex(Data("\(expected.width)x\(expected.height) \(actual.width)x\(actual.height)\n".utf8)
+                                             + Data(expected.pixels) + Data(actual.pixels))
             if output != nil, let problem = ImageComparator.canvasProblem(expected, actual) {
                 result.writeError = "\(variant.id): \(problem)"
             }
@@ -363,8 +380,10 @@ public struct SnapshotChecker: Sendable {
     ///   compared agrees with this renderer (identical; or, compared exactly, within the gates; or
     ///   rewritten). Otherwise it is left as it was and `fingerprintNote` says why;
     /// - into `newSnapshots`, beside the renders of the variants without a baseline.
-    public func conclude(_ results: [SnapshotResult], specs: [Spec]) -> SnapshotReport {
+    public func conclude(_ results: [SnapshotResult], specs: [Spec], inputs: [VariantInput] = [],
+                         margins: [String: [String: Double]] = [:]) -> SnapshotReport {
         var report = SnapshotReport(snapshots: store.root.path, results: results + staleBaselines(of: specs))
+        concludeManifest(&report, specs: specs, inputs: inputs, margins: margins)
         let compared = results.contains { $0.status == .match || $0.status == .mismatch }
         report.exact = comparison.exact
         if compared && !comparison.reasons.isEmpty { report.comparisonNotes = comparison.reasons }
@@ -461,10 +480,11 @@ public struct SnapshotChecker: Sendable {
     /// baseline (one render in memory per thread), then concludes (stale baselines, fingerprint).
     public func run(_ plan: Plan, jobs: Int, render: @Sendable (PlannedVariant) -> Raster) -> SnapshotReport {
         let items = plan.items
+        let inputs = manifestInputs.map { m in parallelMap(items.count, jobs: jobs) { i in m.input(items[i]) } } ?? []
         let results = parallelMap(items.count, jobs: jobs) { i in
             check(items[i].variant, actual: render(items[i]))
         }
-        return conclude(results, specs: plan.specs)
+        return conclude(results, specs: plan.specs, inputs: inputs)
     }
 
     /// The same with renders already made (`rasters` index-aligned with `plan.items`, as

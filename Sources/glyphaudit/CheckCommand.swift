@@ -10,7 +10,7 @@ enum CheckCommand {
         summary: "Compare renders with the baseline PNGs; record, update or prune baselines.",
         usage: "glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N] [--snapshots DIR] "
             + "[--out DIR] [--record] [--update] [--prune] [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] "
-            + "[--include-aa] [--alpha A] [--ci] [--stage] [--json] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--stage] [--incremental] [--json] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant in memory and compares it with its baseline
         DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.png (libpng decode; identical
@@ -43,6 +43,13 @@ enum CheckCommand {
         delete it and run --record.
         Every write is atomic (temporary dotfile in the same folder, then rename); dotfiles are ignored.
 
+        DIR/manifest.json (written by --record and --update) records per variant the SHA-256 of its resolved
+        inputs (scene, spec and token keys, renderer) and the keys' values. With it, changed baselines are
+        grouped by cause ("24 variants: sizes.sm.markWeight 1.5 → 2.25"; a renderer change, or pixels that
+        changed with every input the same, as groups of their own; identical diffs folded) and baselines whose
+        inputs changed while their pixels still match are listed as stale. --incremental does not redraw a
+        variant whose inputs equal its manifest entry (for local loops; docs/snapshots.md).
+
         Under CI (--ci, or the environment variable CI set to anything but "", "false" or "0") the
         render of each variant without a baseline is written to <out>/new-snapshots/ in the snapshot
         folder's layout, with renderer.json, and a message says how to add them.
@@ -69,6 +76,7 @@ enum CheckCommand {
         ] + PixelmatchOptionGroup.comparison + [
             SnapshotOptionGroup.ci,
             AcceptCommand.stage,
+            ManifestOptions.incremental,
             OutputOptions.json.withHelp("Print every result as JSON on stdout (instead of the list)."),
             OutputOptions.quiet.withHelp("No summary line on stderr; only the list (or JSON)."),
             OutputOptions.verbose.withHelp("List every result and every baseline written (not at most 20 lines and a count)."),
@@ -141,7 +149,7 @@ enum CheckCommand {
                 store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes, staleScope: staleScope(args),
                 newSnapshots: ci ? out.appendingPathComponent(RunJob.newSnapshotsFolder) : nil,
                 candidates: staging ? out.appendingPathComponent(RunJob.candidatesFolder) : nil, cwd: cwd)
-            let report = checker.run(plan, jobs: jobs)
+            let report = args.flag(ManifestOptions.incremental) ? checker.runIncremental(plan, jobs: jobs) : checker.run(plan, jobs: jobs)
             // The accept step's report: the candidates and the inputs they were drawn from.
             if staging && !AtomicFile.transactionFailed {
                 try AcceptCommand.writeCheckReport(report, plan: plan, filter: try Selection.filter(args), inputs: InputRecord.list(read, base: cwd),
@@ -165,6 +173,7 @@ enum CheckCommand {
             try Console.stdout(JSONOutput.data(JSONReport(report: report)))
         } else {
             var lines = listing(report, verbose: verbose, see: "--verbose lists them all, --json gives every result")
+            lines += groupLines(report.groups)
             if !writes.isEmpty && !verbose { lines.append(writeSummary(report)) }
             try Console.stdout(Data(lines.map { $0 + "\n" }.joined().utf8))
         }
@@ -203,6 +212,7 @@ enum CheckCommand {
         } else if let note = report.fingerprintNote {
             text += "; \(displayPath(note))"
         }
+        if let file = report.manifestWritten { text += "; \(displayPath(file)) written" }
         return text + (written + c.pruned > 0 ? " (--verbose lists every file)." : ".")
     }
 
@@ -224,6 +234,14 @@ enum CheckCommand {
 
     /// The default selection (no --preset, no --spec: every built-in preset) owns the whole snapshot
     /// folder; a selection the user picked owns only its presets' folders.
+    /// The changes by cause (`SnapshotGroup`): a heading and one line per group, its variants'
+    /// count, what changed and its id (for `accept --group`); nothing without a manifest or a change.
+    static func groupLines(_ groups: [SnapshotGroup]?, indent: String = "") -> [String] {
+        guard let groups, !groups.isEmpty else { return [] }
+        return ["\(indent)changes by cause (\(counted(groups.count, "group"))):"]
+            + groups.map { "\(indent)  \($0.id)  \($0.summary)" }
+    }
+
     static func staleScope(_ args: Arguments) -> StaleScope {
         args.all(SelectionOptions.preset).isEmpty && args.all(SelectionOptions.spec).isEmpty ? .wholeFolder : .specFolders
     }
@@ -240,6 +258,8 @@ enum CheckCommand {
         var fingerprintNote: String?
         var fingerprintError: String?
         var newSnapshots: String?
+        var manifestWritten: String?
+        var snapshotGroups: [SnapshotGroup]?
         var results: [Result]
 
         /// A result, with `withinTolerance` for a match whose pixels differ.
@@ -279,6 +299,8 @@ enum CheckCommand {
             fingerprintNote = report.fingerprintNote
             fingerprintError = report.fingerprintError
             newSnapshots = report.newSnapshots
+            manifestWritten = report.manifestWritten
+            snapshotGroups = report.groups
             results = report.results.map(Result.init)
         }
     }

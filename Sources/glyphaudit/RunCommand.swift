@@ -12,7 +12,7 @@ enum RunCommand {
         summary: "Render, audit, check snapshots and write every report in one pass (the CI entry point).",
         usage: "glyphaudit run [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--out DIR] [--format LIST] "
             + "[--fail-on LEVEL] [--snapshots DIR] [--record] [--update] [--max-diff-pixels N] [--max-diff-ratio R] "
-            + "[--include-aa] [--alpha A] [--ci] [--stage] [--shard I/N] [--root DIR] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--stage] [--incremental] [--margin-tolerance SHARE] [--shard I/N] [--root DIR] [--config FILE] [--baseline FILE] [--jobs N] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant once, in memory; audits them (`glyphaudit rules`); compares them with
         their baselines in --snapshots (the default folder, snapshots, is skipped with a note when it does not
@@ -26,6 +26,9 @@ enum RunCommand {
         Snapshots are compared exactly when --snapshots' renderer.json is this renderer's, else with
         anti-aliasing tolerance and a note per changed component (`glyphaudit check --help`). The summary
         lists at most 20 snapshot failures ("… and N more"; --verbose lists all).
+        With DIR/manifest.json, changed snapshots are grouped by cause (summary, report.json snapshotGroups,
+        summary.md). --incremental reuses components whose variants' inputs equal their manifest entries:
+        not drawn, their audits read from DIR/.glyphaudit-cache/ (docs/snapshots.md).
         Under CI (--ci, or the environment variable CI set to anything but "", "false" or "0") a variant
         without a baseline fails the run even when there is no snapshot folder at all: its render goes to
         <report>/new-snapshots/ in the snapshot folder's layout, with renderer.json, to be copied over
@@ -49,6 +52,8 @@ enum RunCommand {
         ] + PixelmatchOptionGroup.comparison + [
             SnapshotOptionGroup.ci,
             AcceptCommand.stage,
+            ManifestOptions.incremental,
+            ManifestOptions.marginTolerance,
             shard,
             RootOption.option,
             OutputOptions.quiet,
@@ -135,6 +140,11 @@ enum RunCommand {
             snapshotWrites: writes, staleScope: CheckCommand.staleScope(args), ci: ci, cwd: cwd, tool: "glyphaudit \(version)").reporting { progress.advance($0) }
         job.stage = args.flag(AcceptCommand.stage)
         job.inputs = InputRecord.list(read, base: cwd)
+        job.incremental = args.flag(ManifestOptions.incremental)
+        if let t = try args.double(ManifestOptions.marginTolerance) {
+            guard t >= 0 && t <= 1 else { throw UsageError(message: "--margin-tolerance takes a share from 0 to 1, got \(t)") }
+            job.marginTolerance = t
+        }
         let outcome = try Pipeline.run(plan, job)
         for w in outcome.audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
         for note in outcome.snapshots?.comparisonNotes ?? [] { progress.note(note) }
@@ -190,6 +200,8 @@ enum RunCommand {
                          + (k.unreadable > 0 ? ", \(k.unreadable) unreadable" : ""))
             if let file = s.fingerprintWritten { lines.append("    wrote \(CheckCommand.displayPath(file))") }
             if let note = s.fingerprintNote { lines.append("    \(CheckCommand.displayPath(note))") }
+            if let file = s.manifestWritten { lines.append("    wrote \(CheckCommand.displayPath(file))") }
+            lines += CheckCommand.groupLines(s.groups, indent: "  ")
             let failures = s.results.filter(\.failed).map { "    \($0.status.rawValue): \($0.id)" }
             let where_ = [ReportFormat.html, .json, .markdown, .junit, .sarif].first(where: formats.contains)
                 .map { CheckCommand.displayPath(report.appendingPathComponent($0.fileName).path) }

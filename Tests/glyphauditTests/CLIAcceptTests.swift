@@ -218,7 +218,8 @@ struct CLIAcceptTests {
         try refused(["out", "--group", "mark"], "snapshotGroups: this report records no snapshot groups")
         let grouped = try copy { c in
             try editReport(c) { doc in
-                doc["snapshotGroups"] = [["id": "mark", "variants": ["t/square-md/L/default/checked@2x", "t/square-md/AX5/default/checked@2x"]]]
+                doc["snapshotGroups"] = [["id": "mark", "kind": "inputs", "cause": "sizes.md.markWeight 2 → 3", "count": 2,
+                                           "variants": ["t/square-md/L/default/checked@2x", "t/square-md/AX5/default/checked@2x"]]]
             }
         }
         try refused([grouped, "--group", "mrak"], "no group \"mrak\"; did you mean \"mark\"?")

@@ -32,8 +32,9 @@ struct CLIOptionTableTests {
             }
         }
         // 94 options and --help, accept's 6 options and --help, --stage on check and run, 1 for `man`,
-        // the 5 old spellings (--report ×2, --formats ×2, --output), and --root on run and merge-reports.
-        #expect(total == 111)
+        // the 5 old spellings (--report ×2, --formats ×2, --output), --root on run and merge-reports,
+        // --incremental on check and run, and --margin-tolerance on run.
+        #expect(total == 114)
     }
 
     @Test("one range per option: --max-diff-pixels takes 0 to Int.max in check and run")

@@ -29,7 +29,7 @@ struct CLISnapshotTests {
         #expect(record.status == 0, "\(record)")
         // One paragraph, not a line per file (--verbose lists them: CLIFingerprintTests).
         #expect(record.lines == ["snapshots: 8 baselines written (8 recorded, 0 updated), 0 unchanged, 0 stale removed; "
-                                 + "snapshots/renderer.json written (--verbose lists every file)."], "\(record)")
+                                 + "snapshots/renderer.json written; snapshots/manifest.json written (--verbose lists every file)."], "\(record)")
         #expect(PNGFiles.list(under: w.snapshots) == Workspace.files)
 
         let check = try w.run("check", "--spec", "spec.json")
@@ -55,7 +55,10 @@ struct CLISnapshotTests {
 
         let r = try w.run("check", "--spec", "spec.json")
         #expect(r.status == 1, "\(r)")
-        #expect(r.lines.count == 1, "\(r)")
+        // The mismatch, then its cause from the manifest: the baseline was edited, every input is the same.
+        #expect(r.lines.count == 3, "\(r)")
+        #expect(r.lines.dropFirst().first == "changes by cause (1 group):")
+        #expect(r.lines.last?.hasSuffix("  1 variant: renderer drew the same inputs differently") == true, "\(r)")
         let line = try #require(r.lines.first)
         #expect(line.hasPrefix("mismatch "))
         #expect(line.contains("t/square-md/L/default/checked@2x"))
@@ -112,7 +115,7 @@ struct CLISnapshotTests {
         #expect(try w.run("check", "--spec", "spec.json").status == 0)
         let strict = try w.run("check", "--spec", "spec.json", "--threshold", "0")
         #expect(strict.status == 1)
-        #expect(strict.lines.count == 1 && strict.stdout.contains("t/square-md/L/default/unchecked@1x"))
+        #expect(strict.lines.filter { $0.hasPrefix("mismatch") }.count == 1 && strict.stdout.contains("t/square-md/L/default/unchecked@1x"))
     }
 
     @Test("a size change fails and reports both sizes")
@@ -125,7 +128,7 @@ struct CLISnapshotTests {
 
         let r = try w.run("check", "--spec", "spec.json", "--max-diff-ratio", "1")
         #expect(r.status == 1, "\(r)")
-        #expect(r.lines.count == 1)
+        #expect(r.lines.filter { $0.hasPrefix("mismatch") }.count == 1)
         #expect(r.stdout.contains("size changed: baseline \(original.width + 2)×\(original.height + 1) px, "
                                   + "render \(original.width)×\(original.height) px"), "\(r)")
     }
@@ -428,7 +431,7 @@ struct CLISnapshotTests {
 
         let strict = try w.run("check", "--spec", "spec.json", "--include-aa")
         #expect(strict.status == 1, "\(strict)")
-        #expect(strict.lines.count == 1 && strict.lines[0].hasPrefix("mismatch   \(id)  1 px differ"), "\(strict)")
+        #expect(strict.lines.filter { $0.hasPrefix("mismatch") }.count == 1 && strict.lines[0].hasPrefix("mismatch   \(id)  1 px differ"), "\(strict)")
         #expect(strict.stderr.contains("7 match, 1 mismatch"))
 
         // --alpha: the baseline's opacity in the diff picture. At 0 every unchanged pixel is white.

@@ -407,6 +407,10 @@ public struct Spec: Sendable {
     public var settingBase: SpecBase? = nil
     /// Draw marks mirrored in a right-to-left layout (`mirrorsInRightToLeft`); iOS does not mirror a checkmark.
     public var mirrorsInRightToLeft: Bool = false
+    /// Every value the spec file wrote, by key path (`sizes.sm.markWeight` → `1.5`, arrays as
+    /// `scales[0]`), as the loader read it: what fed the variants, for the snapshot manifest
+    /// (`SpecInputs`). Empty for a spec built in memory.
+    public var writtenKeys: [String: String] = [:]
 
     public func appearance(_ state: ControlState) -> StateAppearance {
         appearance[state] ?? .default(state)

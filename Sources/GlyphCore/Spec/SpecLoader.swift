@@ -106,7 +106,9 @@ extension Spec {
             throw InputError(file: name, line: error.line, column: error.column, message: "malformed JSON: \(error.message)")
         }
         var parser = SpecParser(path: path, source: source, images: images)
-        return try parser.parse(root)
+        var spec = try parser.parse(root)
+        spec.writtenKeys = SpecInputs.flatten(root)
+        return spec
     }
 }
 

@@ -15,6 +15,9 @@ public protocol VectorImage: AnyObject, Sendable {
     /// for measuring the image alone) in a light or dark theme: the image itself, or, for an image
     /// with renditions (`ImageAsset`), the one picked for them.
     func drawn(scale: Int, dark: Bool) -> any VectorImage
+    /// The SHA-256 of what is drawn: the file's bytes (an SVG, a PDF), a bitmap's size and pixels,
+    /// an image set's renditions. Part of a variant's input digest (the snapshot manifest).
+    var contentDigest: String { get }
 }
 
 extension VectorImage {
@@ -76,6 +79,8 @@ public final class ImageAsset: VectorImage {
     /// What the image set's `template-rendering-intent` says (true: template), nil when it says
     /// nothing (and for a PNG named directly).
     public let templateIntent: Bool?
+    /// The digest of every rendition (its digest, scale, appearance and contrast) and the intent.
+    public let contentDigest: String
 
     public init(path: String, renditions: [ImageRendition], templateIntent: Bool? = nil) {
         precondition(!renditions.isEmpty, "an image asset has at least one rendition")
@@ -85,6 +90,9 @@ public final class ImageAsset: VectorImage {
         let reference = Self.pick(renditions, scale: Int.max, dark: false)
         width = reference.image.width
         height = reference.image.height
+        contentDigest = SHA256.hex(renditions.map {
+            "\($0.image.contentDigest) \($0.scale.map(String.init) ?? "any") \($0.appearance.rawValue) \($0.highContrast)"
+        }.joined(separator: "\n") + "\ntemplate \(templateIntent.map(String.init) ?? "unset")")
     }
 
     public func drawn(scale: Int, dark: Bool) -> any VectorImage {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4): the content hash of a font file in the renderer fingerprint, and of each
-/// input file a run read (`InputLog`, the report's `inputs`, checked by `accept`).
+/// SHA-256 (FIPS 180-4): the content hash of a font file in the renderer fingerprint, of each input
+/// file a run read (`InputLog`, the report's `inputs`, checked by `accept`), of an image file, and of a
+/// variant's resolved inputs in the snapshot manifest (`VariantInputs`).
 public enum SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -55,4 +56,12 @@ public enum SHA256 {
     public static func hex(_ data: Data) -> String { data.withUnsafeBytes { hex($0) } }
 
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
+}
+
+extension SHA256 {
+    /// The digest of a string's UTF-8 bytes.
+    public static func hex(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { hex(UnsafeRawBufferPointer($0)) }
+    }
 }

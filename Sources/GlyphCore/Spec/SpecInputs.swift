@@ -1,0 +1,195 @@
+import Foundation
+import GlyphColor
+
+/// The spec and token keys that feed a spec's variants, with their values as drawn, for the snapshot
+/// manifest: every value the spec file wrote (`Spec.writtenKeys`), with each colour replaced by
+/// what it resolved to (`{color.brand.red} #D0021B`: a token change shows as a change of the keys
+/// that use it), each dimension token by its alias and value, and each image by its file and the
+/// SHA-256 of what is drawn.
+///
+/// A variant is fed by the keys of its own size (`sizes.<size>.…`), theme (`themes.<theme>.…`) and
+/// state (`appearance.<state>.…`), and by every other key (`label.…`, `images.…`, `frame`, …).
+/// Computed once per spec; the keys of a variant and their digest are cached per size, theme and state.
+public final class SpecInputs: @unchecked Sendable {
+    /// Every key with its value, as the manifest records it.
+    public let keys: [String: String]
+    private let global: [String]
+    private let scoped: [String: [String]]
+    private let lock = NSLock()
+    private var digests: [String: String] = [:]
+
+    public init(_ spec: Spec) {
+        var keys = spec.writtenKeys
+        // Colours as resolved (a token alias with its value).
+        func put(_ color: AuthoredColor) {
+            guard let keyPath = color.keyPath else { return }
+            keys[keyPath] = color.token.map { "\($0) \(color.rgba.hex)" } ?? color.rgba.hex
+        }
+        for theme in spec.themes {
+            for role in ColorRole.allCases { if let c = theme.colors[role] { put(c) } }
+            for state in ControlState.allCases {
+                for role in ColorRole.allCases { if let c = theme.stateColors[state]?[role] { put(c) } }
+            }
+        }
+        // Dimension tokens: the alias with the value it resolved to.
+        for size in spec.sizes {
+            for child in Mirror(reflecting: size).children {
+                guard let label = child.label else { continue }
+                let path = "sizes.\(size.name).\(label)"
+                guard let written = keys[path], written.hasPrefix("{") else { continue }
+                let value: Double? = (child.value as? Double) ?? ((child.value as? Double?) ?? nil)
+                if let value { keys[path] = "\(written) \(SpecInputs.number(value))" }
+            }
+        }
+        func resolved(_ path: String, _ value: Double?) {
+            guard let value, let written = keys[path], written.hasPrefix("{") else { return }
+            keys[path] = "\(written) \(SpecInputs.number(value))"
+        }
+        if let label = spec.label {
+            resolved("label.size", label.size)
+            resolved("label.spacing", label.spacing)
+            resolved("label.maxWidth", label.maxWidth)
+        }
+        resolved("targetSpacing", spec.targetSpacing)
+        // Images: the file as written and the digest of what is drawn.
+        if let images = spec.images {
+            for (key, image) in [("on", images.on), ("off", images.off), ("clear", images.clear)] {
+                guard let image, let written = keys["images.\(key)"] else { continue }
+                keys["images.\(key)"] = "\(written) sha256:\(image.contentDigest)"
+            }
+        }
+        for (state, appearance) in spec.appearance {
+            for (i, mark) in appearance.marks.enumerated() {
+                guard let image = mark.image else { continue }
+                let base = mark.keyPath ?? "appearance.\(state.rawValue).mark[\(i)]"
+                let path = keys[base + ".image"] != nil ? base + ".image" : base
+                keys[path] = "\(keys[path] ?? "") sha256:\(image.contentDigest)"
+            }
+        }
+        self.keys = keys
+        var global: [String] = []
+        var scoped: [String: [String]] = [:]
+        for key in keys.keys.sorted() {
+            if let scope = Self.scope(of: key) { scoped[scope, default: []].append(key) } else { global.append(key) }
+        }
+        self.global = global
+        self.scoped = scoped
+    }
+
+    /// `sizes.sm`, `themes.dark` or `appearance.checked` for a key under one of them; nil for a key
+    /// that feeds every variant.
+    static func scope(of key: String) -> String? {
+        for top in ["sizes", "themes", "appearance"] where key.hasPrefix(top + ".") {
+            let rest = key.dropFirst(top.count + 1)
+            let name = rest.prefix { $0 != "." && $0 != "[" }
+            return "\(top).\(name)"
+        }
+        return nil
+    }
+
+    /// The scopes a variant is fed by, besides the global keys.
+    static func scopes(of v: Variant) -> [String] { ["sizes.\(v.size)", "themes.\(v.theme)", "appearance.\(v.state.rawValue)"] }
+
+    /// Whether `key` feeds `variant`.
+    public static func feeds(_ key: String, _ variant: Variant) -> Bool {
+        guard let scope = scope(of: key) else { return true }
+        return scopes(of: variant).contains(scope)
+    }
+
+    /// The keys that feed `variant`, sorted.
+    public func keys(of variant: Variant) -> [String] {
+        (global + Self.scopes(of: variant).flatMap { scoped[$0] ?? [] }).sorted()
+    }
+
+    /// The SHA-256 of the keys that feed `variant` and their values (one `key=value` line each, sorted).
+    public func keysDigest(of variant: Variant) -> String {
+        let id = Self.scopes(of: variant).joined(separator: "\n")
+        lock.lock()
+        if let d = digests[id] { lock.unlock(); return d }
+        lock.unlock()
+        let d = Self.keysDigest(keys(of: variant).map { ($0, keys[$0]!) })
+        lock.lock()
+        digests[id] = d
+        lock.unlock()
+        return d
+    }
+
+    /// The digest of keys and values (sorted by key).
+    public static func keysDigest(_ pairs: [(String, String)]) -> String {
+        SHA256.hex(pairs.sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)\n" }.joined())
+    }
+
+    /// A JSON document's leaves by key path: `a.b` for members, `a[0]` for array items, numbers in
+    /// their shortest form (`2`, `1.5`), strings as written, `true`, `false`, `null`; an empty
+    /// object or array as `{}` / `[]`.
+    public static func flatten(_ node: JSONNode) -> [String: String] {
+        var out: [String: String] = [:]
+        func walk(_ node: JSONNode, _ path: String) {
+            switch node.value {
+            case .object(let members):
+                if members.isEmpty && !path.isEmpty { out[path] = "{}" }
+                for m in members { walk(m.value, path.isEmpty ? m.key : "\(path).\(m.key)") }
+            case .array(let items):
+                if items.isEmpty { out[path] = "[]" }
+                for (i, item) in items.enumerated() { walk(item, "\(path)[\(i)]") }
+            case .string(let s): out[path] = s
+            case .number(let n): out[path] = number(n)
+            case .bool(let b): out[path] = b ? "true" : "false"
+            case .null: out[path] = "null"
+            }
+        }
+        walk(node, "")
+        return out
+    }
+
+    /// A number in its shortest form: `2`, `1.5`, `0.1`.
+    public static func number(_ v: Double) -> String {
+        if v.isFinite, v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+        return "\(v)"
+    }
+}
+
+extension Scene {
+    /// Everything the scene draws, one line per part, every number in full (Swift's shortest
+    /// round-tripping form): the canvas, each part's kind, rect, radius, line width, shape, mark,
+    /// colours (authored and seen), image (the digest of the file drawn at the variant's scale and
+    /// how it is drawn), label (text, size, weight, boxes) and path. Two scenes draw alike exactly
+    /// when their texts are equal (given the same renderer).
+    public var inputText: String {
+        var out = "scene 1 \(variant.id) \(control.rawValue) \(variant.scale)x canvas \(Self.text(canvas))\n"
+        for p in parts {
+            out += "\(p.kind.rawValue) \(p.name) \(p.role.rawValue) \(Self.text(p.rect)) r\(p.cornerRadius) w\(p.lineWidth) "
+                + "\(p.shape.rawValue) \(p.mark.rawValue)"
+            if let c = p.color { out += " \(c.authored.hex)/\(c.seen.hex)" }
+            if let b = p.beneath { out += " on \(b.rawValue)" }
+            if let i = p.image {
+                out += " image \(i.drawn(scale: variant.scale).contentDigest) \(i.template) \(i.opacity) \(i.stretch) \(i.dark) \(i.highContrast)"
+            }
+            if let l = p.label {
+                out += " label \(l.text.debugDescription) \(l.points) \(l.bold) \(Self.text(l.box)) \(Self.text(l.ink)) \(Self.text(l.frame))"
+                if let clip = l.clip { out += " clip \(Self.text(clip))" }
+            }
+            if let m = p.path {
+                out += " path \(m.d.debugDescription) \(Self.text(m.viewBox)) \(m.stroke.map { "\($0)" } ?? "fill") \(m.lineCap.rawValue) \(m.lineJoin.rawValue)"
+            }
+            out += "\n"
+        }
+        return out
+    }
+
+    static func text(_ r: Rect) -> String { "\(r.x),\(r.y),\(r.width)x\(r.height)" }
+}
+
+/// A variant's input digest: the SHA-256 of its scene (`Scene.inputText`), the digest of the spec
+/// and token keys that feed it (`SpecInputs.keysDigest`) and the renderer's fingerprint (each
+/// component and version, sorted). Equal digests, same pixels.
+public enum VariantInputs {
+    public static func digest(scene: Scene, keysDigest: String, renderer: String) -> String {
+        SHA256.hex(scene.inputText + "keys \(keysDigest)\nrenderer \(renderer)\n")
+    }
+
+    /// The renderer's components as one text (`name=version` lines, sorted), for `digest`.
+    public static func rendererText(_ components: [String: String]) -> String {
+        components.keys.sorted().map { "\($0)=\(components[$0]!)" }.joined(separator: ";")
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import GlyphAudit
+import GlyphCore
+import GlyphSnapshot
+
+/// The audit results of components under `--incremental` (docs/snapshots.md, "Incremental runs"):
+/// one file per component in `<snapshots>/.glyphaudit-cache/`, named by the SHA-256 of everything
+/// the component's audit reads — the input digests of its variants (scene, spec and token keys,
+/// renderer), the rules and their configuration, the spec and token files' paths (findings name
+/// them) and glyphaudit's version. The rules compare variants only within a component (states,
+/// Dynamic Type sizes, scales), so a component whose every variant is unchanged has the findings it
+/// had; the pass across components (colours, no pixels) always runs.
+public struct AuditCache: Sendable {
+    public static let folderName = ".glyphaudit-cache"
+    public let folder: URL
+    /// Everything of the run the key holds besides the variants: the tool, the rules and their settings.
+    let runKey: String
+
+    public init(snapshots: URL, auditor: Auditor, tool: String) {
+        folder = snapshots.appendingPathComponent(Self.folderName)
+        var text = "glyphaudit-audit-cache 1\n\(tool)\n"
+        for rule in auditor.rules {
+            let setting = auditor.config.rules[rule.id]
+            let values = auditor.options(for: rule).values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            text += "\(rule.id) \(setting?.severity.map { "\($0)" } ?? "default") \(values.joined(separator: ","))\n"
+        }
+        runKey = text
+    }
+
+    /// What is kept of a component's audit.
+    public struct Entry: Codable, Sendable {
+        /// The findings of the component pass (with evidence paths when `evidence`).
+        public var findings: [Finding]
+        /// Whether the run that wrote it drew evidence pictures.
+        public var evidence: Bool
+        /// The audit numbers per variant id (`AuditMargins`).
+        public var margins: [String: [String: Double]]?
+    }
+
+    /// The key of a component: its variants' digests in order, its spec's files, and the run's key.
+    public func key(_ items: [PlannedVariant], digests: [String]) -> String {
+        let spec = items.first?.spec
+        return SHA256.hex(runKey + "spec \(spec?.sourceFile ?? "") \(spec?.tokenFile ?? "")\n" + digests.joined(separator: "\n"))
+    }
+
+    func url(_ key: String) -> URL { folder.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key + ".json") }
+
+    public func read(_ key: String) -> Entry? {
+        guard let data = try? InputFile.read(url(key).path, limit: Limits.jsonFileBytes, what: "audit cache") else { return nil }
+        return try? JSONDecoder().decode(Entry.self, from: data)
+    }
+
+    /// Writes a component's entry; with `evidence` (the run's evidence folder) the pictures its
+    /// findings name are kept beside it (`<key>.evidence/`), to be put back when it is reused.
+    public func write(_ entry: Entry, key: String, evidence: URL?) throws {
+        if let evidence {
+            for path in entry.findings.compactMap(\.picturePath) {
+                let data = try InputFile.read(evidence.appendingPathComponent(path).path, limit: Limits.pngFileBytes, what: "PNG")
+                try writeIfChanged(data, to: pictures(key).appendingPathComponent(path))
+            }
+        }
+        try writeIfChanged(try JSONOutput.data(entry), to: url(key))
+    }
+
+    func pictures(_ key: String) -> URL { folder.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key + ".evidence") }
+
+    /// Puts the evidence pictures of a reused entry into the run's evidence folder; false when one is missing.
+    public func restorePictures(_ entry: Entry, key: String, into evidence: URL) -> Bool {
+        for path in entry.findings.compactMap(\.picturePath) {
+            guard let data = try? InputFile.read(pictures(key).appendingPathComponent(path).path, limit: Limits.pngFileBytes, what: "PNG"),
+                  (try? writeIfChanged(data, to: evidence.appendingPathComponent(path))) != nil else { return false }
+        }
+        return true
+    }
+}
+
+extension Pipeline {
+    /// The `margin` findings: each variant whose audit number fell by more than the job's tolerance
+    /// from its baseline's manifest entry (`AuditMargins.losses`), with both numbers — also when
+    /// its pixels matched or were accepted.
+    static func marginFindings(_ margins: [String: [String: Double]], manifest: SnapshotManifest?, job: RunJob, plan: Plan) -> [Finding] {
+        guard let manifest else { return [] }
+        var out: [Finding] = []
+        for item in plan.items {
+            let id = item.variant.id
+            guard let before = manifest.variants[id]?.margins, let after = margins[id] else { continue }
+            for (name, old, new) in AuditMargins.losses(before: before, after: after, tolerance: job.marginTolerance) {
+                let lost = (old - new) / old * 100
+                out.append(Finding(rule: "margin", severity: job.marginSeverity, criterion: nil, variant: item.variant.variantID,
+                                   subject: name,
+                                   message: "\(name) fell from \(Format.number(old)) to \(Format.number(new)) "
+                                       + "(\(String(format: "%.0f", lost)) % of its margin gone; the tolerance is "
+                                       + "\(String(format: "%.0f", job.marginTolerance * 100)) %)",
+                                   numbers: ["before": old, "after": new, "tolerance": job.marginTolerance]))
+            }
+        }
+        return out
+    }
+}

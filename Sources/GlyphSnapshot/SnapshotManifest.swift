@@ -1,0 +1,185 @@
+import Foundation
+import GlyphCore
+
+/// What fed each baseline, kept beside them as `manifest.json` (docs/snapshots.md): per variant the
+/// digest of its resolved inputs (`VariantInputs`), the digest of the spec and token keys that fed it
+/// and the renderer that drew it, and the audit numbers measured on it (`margins`); per preset the
+/// keys with their values; per renderer its components. Written by `check`/`run` with `--record` or
+/// `--update`, one variant per line, keys sorted: the same baselines give the same bytes.
+public struct SnapshotManifest: Sendable, Equatable {
+    public static let fileName = "manifest.json"
+    public static let format = 1
+
+    public struct Entry: Sendable, Equatable, Codable {
+        /// `VariantInputs.digest`: the scene, the keys' digest and the renderer.
+        public var digest: String
+        /// `SpecInputs.keysDigest` of the keys that fed the variant.
+        public var keys: String
+        /// The renderer's id (a key of `renderers`).
+        public var renderer: String
+        /// The audit numbers measured on the variant (`AuditMargins`), by name; nil when not audited.
+        public var margins: [String: Double]?
+
+        public init(digest: String, keys: String, renderer: String, margins: [String: Double]? = nil) {
+            self.digest = digest
+            self.keys = keys
+            self.renderer = renderer
+            self.margins = margins
+        }
+    }
+
+    /// Renderer id (the first 12 hex digits of the SHA-256 of its components) → components.
+    public var renderers: [String: [String: String]] = [:]
+    /// Preset → key path → value (`SpecInputs.keys`), as last written.
+    public var keys: [String: [String: String]] = [:]
+    /// Variant id → entry.
+    public var variants: [String: Entry] = [:]
+
+    public init() {}
+
+    /// A renderer's id in the manifest.
+    public static func rendererID(_ components: [String: String]) -> String {
+        String(SHA256.hex(VariantInputs.rendererText(components)).prefix(12))
+    }
+
+    struct File: Codable {
+        var about: String?
+        var format: Int
+        var renderers: [String: [String: String]]
+        var keys: [String: [String: String]]
+        var variants: [String: Entry]
+    }
+
+    static let about = "What fed each baseline in this folder (written by glyphaudit check/run --record / --update; "
+        + "see docs/snapshots.md): per variant the digest of its resolved inputs, of the spec and token keys that fed it, "
+        + "the renderer that drew it and its audit numbers."
+
+    /// The file's bytes: sorted keys, two-space indent, one variant per line, a final newline.
+    public func fileData() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        func q(_ s: String) -> String { String(decoding: try! encoder.encode(s), as: UTF8.self) }
+        func num(_ v: Double) -> String { SpecInputs.number(v) }
+        var out = "{\n  \"about\" : \(q(Self.about)),\n  \"format\" : \(Self.format),\n"
+        func table(_ name: String, _ t: [String: [String: String]], last: Bool) {
+            out += "  \(q(name)) : {"
+            let outer = t.keys.sorted()
+            for (i, k) in outer.enumerated() {
+                out += "\n    \(q(k)) : {"
+                let inner = t[k]!.keys.sorted()
+                for (j, key) in inner.enumerated() {
+                    out += "\n      \(q(key)) : \(q(t[k]![key]!))" + (j + 1 < inner.count ? "," : "")
+                }
+                out += inner.isEmpty ? "}" : "\n    }"
+                out += i + 1 < outer.count ? "," : ""
+            }
+            out += outer.isEmpty ? "}" : "\n  }"
+            out += last ? "\n" : ",\n"
+        }
+        table("keys", keys, last: false)
+        table("renderers", renderers, last: false)
+        out += "  \"variants\" : {"
+        let ids = variants.keys.sorted()
+        for (i, id) in ids.enumerated() {
+            let e = variants[id]!
+            var line = "{\"digest\":\(q(e.digest)),\"keys\":\(q(e.keys))"
+            if let m = e.margins {
+                line += ",\"margins\":{" + m.keys.sorted().map { "\(q($0)):\(num(m[$0]!))" }.joined(separator: ",") + "}"
+            }
+            line += ",\"renderer\":\(q(e.renderer))}"
+            out += "\n    \(q(id)) : \(line)" + (i + 1 < ids.count ? "," : "")
+        }
+        out += ids.isEmpty ? "}\n}\n" : "\n  }\n}\n"
+        return Data(out.utf8)
+    }
+
+    /// Reads `manifest.json` in `folder`: nil when there is none. A file that is not a manifest is
+    /// bad input (the message names the file); one of another format counts as none.
+    public static func read(in folder: URL) throws(InputError) -> SnapshotManifest? {
+        let path = folder.appendingPathComponent(fileName).path
+        let data: Data
+        do { data = try InputFile.read(path, limit: Limits.jsonFileBytes, what: "snapshot manifest") } catch {
+            if error.missing { return nil }
+            throw InputError(file: path, message: error.message)
+        }
+        struct Format: Decodable { var format: Int }
+        do {
+            guard try JSONDecoder().decode(Format.self, from: data).format == format else { return nil }
+            let file = try JSONDecoder().decode(File.self, from: data)
+            var m = SnapshotManifest()
+            m.renderers = file.renderers
+            m.keys = file.keys
+            m.variants = file.variants
+            return m
+        } catch {
+            let where_ = (error as? DecodingError).map(Self.describe) ?? "\(error)"
+            throw InputError(file: path, message: "not a snapshot manifest: \(where_) (delete it and run glyphaudit check --update)")
+        }
+    }
+
+    static func describe(_ e: DecodingError) -> String {
+        func path(_ c: DecodingError.Context) -> String {
+            c.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch e {
+        case .keyNotFound(let k, let c): return "\(path(c).isEmpty ? "" : path(c) + "."))\(k.stringValue): missing"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c):
+            return "\(path(c)): wrong type"
+        case .dataCorrupted(let c): return c.codingPath.isEmpty ? "not valid JSON" : "\(path(c)): \(c.debugDescription)"
+        @unknown default: return "\(e)"
+        }
+    }
+
+    /// Writes the file atomically; a file that already holds these bytes is left alone.
+    public func write(in folder: URL) throws {
+        try writeIfChanged(fileData(), to: folder.appendingPathComponent(Self.fileName))
+    }
+}
+
+/// One variant's inputs in this run: its digest and keys' digest (with the spec's keys).
+public struct VariantInput: Sendable {
+    public var variant: Variant
+    public var digest: String
+    public var keysDigest: String
+    public var inputs: SpecInputs
+
+    public init(variant: Variant, digest: String, keysDigest: String, inputs: SpecInputs) {
+        self.variant = variant
+        self.digest = digest
+        self.keysDigest = keysDigest
+        self.inputs = inputs
+    }
+}
+
+/// The inputs of a run's variants: each spec's keys computed once, the renderer's text and id.
+public final class ManifestInputs: @unchecked Sendable {
+    public let renderer: [String: String]
+    public let rendererText: String
+    public let rendererID: String
+    private let lock = NSLock()
+    private var specs: [String: SpecInputs] = [:]
+
+    public init(renderer: [String: String]) {
+        self.renderer = renderer
+        rendererText = VariantInputs.rendererText(renderer)
+        rendererID = SnapshotManifest.rendererID(renderer)
+    }
+
+    /// The keys of `spec` (computed once per spec name).
+    public func inputs(of spec: Spec) -> SpecInputs {
+        lock.lock()
+        defer { lock.unlock() }
+        if let s = specs[spec.name] { return s }
+        let s = SpecInputs(spec)
+        specs[spec.name] = s
+        return s
+    }
+
+    /// A planned variant's inputs.
+    public func input(_ item: PlannedVariant) -> VariantInput {
+        let spec = inputs(of: item.spec)
+        let keys = spec.keysDigest(of: item.variant)
+        return VariantInput(variant: item.variant, digest: VariantInputs.digest(scene: item.scene, keysDigest: keys, renderer: rendererText),
+                            keysDigest: keys, inputs: spec)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import GlyphCore
+import GlyphRaster
+
+extension SnapshotChecker {
+    /// The groups of the check (when the folder has a manifest) and, after `--record` / `--update`,
+    /// the manifest rewritten: every variant whose baseline was written, or whose render is
+    /// pixel-identical to its baseline, gets its entry for this run's inputs (and `margins`); the
+    /// entries of the others are kept, those of pruned baselines removed; the keys of the run's
+    /// presets are this run's.
+    func concludeManifest(_ report: inout SnapshotReport, specs: [Spec], inputs: [VariantInput], margins: [String: [String: Double]]) {
+        guard let current = manifestInputs, !inputs.isEmpty || manifest != nil else { return }
+        let byID = Dictionary(inputs.map { ($0.variant.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let writing = !writes.intersection([.record, .update]).isEmpty
+        if let manifest {
+            report.groups = SnapshotGroup.group(report.results, inputs: byID, manifest: manifest, current: current, refreshed: writing)
+        }
+        guard writing, !report.results.contains(where: { $0.writeError != nil }) else { return }
+        var next = manifest ?? SnapshotManifest()
+        for spec in specs { next.keys[spec.name] = current.inputs(of: spec).keys }
+        next.renderers[current.rendererID] = current.renderer
+        for r in report.results {
+            let id = r.id.description
+            if r.action == .pruned { next.variants[id] = nil; continue }
+            guard let input = byID[id] else { continue }
+            let drawn = r.action == .recorded || r.action == .updated || (r.status == .match && r.difference?.identical != false)
+            guard drawn else { continue }
+            var entry = SnapshotManifest.Entry(digest: input.digest, keys: input.keysDigest, renderer: current.rendererID,
+                                               margins: margins[id] ?? next.variants[id]?.margins)
+            if let m = margins[id] { entry.margins = m }
+            next.variants[id] = entry
+        }
+        // Only the renderers some entry names.
+        let used = Set(next.variants.values.map(\.renderer))
+        next.renderers = next.renderers.filter { used.contains($0.key) }
+        if next == manifest { return }
+        do {
+            try next.write(in: store.root)
+            report.manifestWritten = store.root.appendingPathComponent(SnapshotManifest.fileName).path
+        } catch {
+            report.fingerprintError = "\(error)"
+        }
+    }
+}
+
+extension SnapshotChecker {
+    /// Under `--incremental`: the result of a variant whose input digest equals its manifest entry's
+    /// and whose baseline is there, without drawing it — a match with identical pixels (the manifest
+    /// says this baseline is what these inputs draw with this renderer); nil when it must be drawn.
+    public func reused(_ variant: Variant, input: VariantInput?, pixelSize: PixelSize) -> SnapshotResult? {
+        guard let input, let entry = manifest?.variants[variant.id], entry.digest == input.digest,
+              entry.renderer == manifestInputs?.rendererID else { return nil }
+        let relative = store.relativePath(of: variant)
+        let path = store.url(relativePath: relative).path
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var result = SnapshotResult(id: variant.variantID, status: .match, baseline: path)
+        result.difference = .identical(pixelSize)
+        result.reused = true
+        return result
+    }
+
+    /// Checks the plan like `run(_:jobs:render:)`, but a variant whose inputs equal its baseline's
+    /// manifest entry is not drawn (`reused`).
+    public func runIncremental(_ plan: Plan, jobs: Int, render: @Sendable (PlannedVariant) -> Raster) -> SnapshotReport {
+        let items = plan.items
+        let inputs = manifestInputs.map { m in parallelMap(items.count, jobs: jobs) { i in m.input(items[i]) } } ?? []
+        let results = parallelMap(items.count, jobs: jobs) { i in
+            let item = items[i]
+            let size = PixelSize(width: item.scene.pixelWidth, height: item.scene.pixelHeight)
+            return reused(item.variant, input: inputs.isEmpty ? nil : inputs[i], pixelSize: size)
+                ?? check(item.variant, actual: render(item))
+        }
+        return conclude(results, specs: plan.specs, inputs: inputs)
+    }
+}

@@ -1,0 +1,13 @@
+import Foundation
+
+/// The options of `check` and `run` that read the snapshot manifest (docs/snapshots.md).
+enum ManifestOptions {
+    static let incremental = Option.flag(
+        "incremental",
+        "Do not redraw a variant whose inputs and renderer equal its baseline's manifest entry; its audit comes from "
+            + "<snapshots>/.glyphaudit-cache/ (for local loops; the default, and CI, compare everything).")
+    static let marginTolerance = Option(
+        name: "margin-tolerance", value: "SHARE",
+        help: "Report a `margin` warning when an audit number kept in the manifest (state-change area, target size) "
+            + "fell by more than this share of its recorded value (0-1, default 0.25).")
+}

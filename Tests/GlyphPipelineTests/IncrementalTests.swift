@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import GlyphAudit
+@testable import GlyphCore
+@testable import GlyphPipeline
+import GlyphRender
+@testable import GlyphReport
+@testable import GlyphSnapshot
+import GlyphTestSupport
+
+// `--incremental` (docs/snapshots.md, "Incremental runs"): a run that reuses unchanged components
+// gives the report a full run gives.
+
+@Suite("Incremental runs equal full runs")
+struct IncrementalTests {
+    static func plan(_ specs: [Spec]) throws -> Plan {
+        var filter = VariantFilter()
+        try filter.add("dynamic-type=L")
+        return try Plan(specs: specs, filter: filter)
+    }
+
+    static func job(_ folder: TempFolder, _ name: String, writes: SnapshotWrites = [], incremental: Bool = false,
+                    html: Bool = false) -> RunJob {
+        var job = RunJob(jobs: 2, report: folder.url.appendingPathComponent(name), formats: html ? [.json, .html] : [.json],
+                         snapshots: folder.url.appendingPathComponent("snapshots"), snapshotWrites: writes,
+                         cwd: folder.url, tool: "glyphaudit test")
+        job.incremental = incremental
+        return job
+    }
+
+    static func cacheFiles(_ folder: TempFolder) -> Int {
+        let root = folder.url.appendingPathComponent("snapshots/\(AuditCache.folderName)")
+        return (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }.count
+    }
+
+    /// Every report format written from both runs, and every file of both report folders (contact
+    /// sheets, evidence pictures), byte for byte. (The findings' picture descriptions, which no
+    /// report writes, are not kept in the cache.)
+    static func expectSameReports(_ a: RunOutcome, _ b: RunOutcome, _ folder: TempFolder, _ nameA: String, _ nameB: String) throws {
+        let ua = folder.url.appendingPathComponent(nameA), ub = folder.url.appendingPathComponent(nameB)
+        try a.report.write(to: ua, formats: ReportFormat.allCases)
+        try b.report.write(to: ub, formats: ReportFormat.allCases)
+        func files(_ u: URL) -> [String] {
+            ((FileManager.default.enumerator(atPath: u.path)?.allObjects as? [String]) ?? []).filter {
+                var d: ObjCBool = false
+                return FileManager.default.fileExists(atPath: u.appendingPathComponent($0).path, isDirectory: &d) && !d.boolValue
+            }.sorted()
+        }
+        #expect(files(ua) == files(ub))
+        for f in files(ub) {
+            let da = try? Data(contentsOf: ua.appendingPathComponent(f)), db = try Data(contentsOf: ub.appendingPathComponent(f))
+            // The reports name their folder nowhere, so equal runs write equal bytes.
+            #expect(da == db, "\(f) differs")
+        }
+    }
+
+    @Test("the built-in presets (Dynamic Type L): a second incremental run draws nothing and reports what a full run reports")
+    func builtInPresets() throws {
+        let folder = TempFolder()
+        let plan = try Self.plan(try Presets.names.map { try Presets.load($0) })
+        _ = try Pipeline.run(plan, Self.job(folder, "record", writes: .record))
+        let full = try Pipeline.run(plan, Self.job(folder, "full", html: true))
+        let first = try Pipeline.run(plan, Self.job(folder, "first", incremental: true, html: true))
+        // The first draws everything (no audits cached yet) and caches each component's audit.
+        #expect(first.snapshots?.results.contains { $0.reused == true } == false)
+        let components = Set(plan.items.map { "\($0.variant.preset)/\($0.variant.component)" }).count
+        #expect(Self.cacheFiles(folder) == components)
+        let second = try Pipeline.run(plan, Self.job(folder, "second", incremental: true, html: true))
+        #expect(second.snapshots?.results.filter { $0.reused == true }.count == plan.items.count)
+        try Self.expectSameReports(first, full, folder, "first", "full")
+        try Self.expectSameReports(second, full, folder, "second", "full")
+        #expect(full.report.findings.contains { $0.picturePath != nil }, "the presets have pictured findings, so the cache carries some")
+    }
+
+    @Test("a mutated spec: the changed size is drawn again, the rest reused, and the report is a full run's")
+    func mutatedSpec() throws {
+        let folder = TempFolder()
+        for file in try Presets.standalone("design-system-checkbox") { folder.write("ds/" + file.path, file.text) }
+        let url = folder.url.appendingPathComponent("ds/design-system-checkbox.json")
+        _ = try Pipeline.run(try Self.plan([try Spec.load(contentsOf: url)]), Self.job(folder, "record", writes: .record))
+        _ = try Pipeline.run(try Self.plan([try Spec.load(contentsOf: url)]), Self.job(folder, "prime", incremental: true))
+        // sm's mark 1.5 → 2.25 pt.
+        let text = try String(contentsOf: url, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "\"markWeight\": 1.5", with: "\"markWeight\": 2.25").utf8).write(to: url)
+        let plan = try Self.plan([try Spec.load(contentsOf: url)])
+        let full = try Pipeline.run(plan, Self.job(folder, "full"))
+        let incremental = try Pipeline.run(plan, Self.job(folder, "incremental", incremental: true))
+        try Self.expectSameReports(incremental, full, folder, "incremental", "full")
+        let reused = incremental.snapshots?.results.filter { $0.reused == true }.map(\.id.description) ?? []
+        // The md components (square, circle): 2 × 4 themes × 2 states × 3 scales.
+        #expect(reused.count == 48)
+        #expect(reused.allSatisfy { $0.contains("-md/") })
+        #expect(full.snapshots?.counts.mismatch == 24)
+    }
+}
