@@ -1780,7 +1780,7 @@ A plain check never writes it.
 glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N]
                  [--snapshots DIR] [--out DIR] [--record] [--update] [--prune]
                  [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] [--include-aa] [--alpha A]
-                 [--ci] [--stage] [--json] [--quiet] [--verbose]
+                 [--ci] [--stage] [--incremental] [--json] [--quiet] [--verbose]
 ```
 
 `check` renders every selected variant in memory. With no `--preset` and no `--spec`, that is all
@@ -1904,6 +1904,135 @@ glyphaudit check --prune                   # remove baselines of variants (and p
 glyphaudit check --include-aa              # count anti-aliased pixels too
 glyphaudit check --preset design-system-checkbox --only dynamic-type=AX5 --max-diff-pixels 4
 ```
+
+## The manifest: `manifest.json`
+
+`renderer.json` says what drew the baselines; `manifest.json`, beside it, says what each baseline
+drew. `check` and `run` write it with `--record` or `--update` (atomically, inside the same
+transaction as the baselines; a folder without one gets one on its first `--update`). A plain check
+reads it and never writes it. The same baselines give the same bytes: keys sorted, two-space indent,
+one variant per line, so a pull request's diff shows which variants changed and which keys.
+
+```json
+{
+  "about" : "What fed each baseline in this folder (…)",
+  "format" : 1,
+  "keys" : {
+    "design-system-checkbox" : {
+      "label.size" : "{typography.body-md.size} 16",
+      "sizes.sm.markWeight" : "1.5",
+      "sizes.sm.size" : "{checkbox.sm} 16",
+      "themes.default.fill" : "{color.brand.red} #E00800",
+      …
+    }
+  },
+  "renderers" : {
+    "3f0c9a1b2d4e" : { "cairo" : "1.16.0", "font-regular" : "Inter sha256:a7e7…", … }
+  },
+  "variants" : {
+    "design-system-checkbox/circle-md/L/default/checked@1x" : {"digest":"9c1e…","keys":"51d0…","renderer":"3f0c9a1b2d4e"},
+    …
+  }
+}
+```
+
+- **`keys`**, per preset: every value the spec file writes, by key path (`sizes.sm.markWeight`,
+  arrays as `scales[0]`), with what it resolved to: a colour as its token and value (`{color.brand.red}
+  #E00800`, or the value alone when written literally), a dimension token with its value, an image
+  with the SHA-256 of what is drawn (an SVG's or PDF's bytes, a PNG's pixels, an image set's
+  renditions). A variant is fed by the keys of its own size (`sizes.<size>.…`), theme
+  (`themes.<theme>.…`) and state (`appearance.<state>.…`) and by every other key.
+- **`variants`**, per variant: `digest`, the SHA-256 of its resolved inputs — the scene (every
+  part's geometry, colours as drawn and as seen, marks and paths, the image drawn at its scale, the
+  label's text, size, weight and boxes), the digest of the keys that feed it, and the renderer
+  fingerprint (library versions, glyphaudit's render version, the label fonts' names and file
+  hashes); `keys`, the digest of the keys that fed it; `renderer`, the id of the renderer that drew it
+  (a key of `renderers`); `margins`, the audit numbers measured on it (see **Audit margins**).
+- An entry is rewritten when its baseline is written, or when its render is pixel-identical to its
+  baseline (the baseline is what these inputs draw). The entries of other variants are kept (a
+  mismatch not updated, a variant outside `--only`), those of pruned baselines removed.
+
+A `manifest.json` that is not one (not JSON, a key of the wrong type) is bad input: exit 2, one
+message naming the file, before anything is rendered. One of another `format` is ignored (and
+replaced by the next `--update`).
+
+### Changes by cause
+
+With a manifest, `check` and `run` group the baselines whose pixels changed by what changed for them,
+and print one line per group after the list (`check`), or under the snapshot line (`run`):
+
+```
+changes by cause (2 groups):
+  g709bff92c8  24 variants: sizes.sm.markWeight 1.5 → 2.25
+  g8fc191f121  24 stale baselines (inputs changed, not re-recorded): sizes.sm.markWeight 1.5 → 2.25
+```
+
+That is design-system-checkbox at Dynamic Type L with the `sm` size's `markWeight` changed from 1.5
+to 2.25: the 24 checked `sm` variants change, as one group naming the key. The kinds of group:
+
+| kind | when |
+|---|---|
+| `inputs` | the pixels changed and keys that feed the variant changed: the cause lists each `key before → after` (`; renderer: …` too when the renderer also changed) |
+| `renderer` | the pixels changed and only the renderer did: `renderer: cairo 1.16.0 → 1.18.0` |
+| `unexplained` | the pixels changed and every input is the same: **`renderer drew the same inputs differently`** (a library that changed without changing its version, a baseline edited by hand) |
+| `unrecorded` | the pixels changed and the inputs' digest did, but no recorded key nor the renderer (a layout change of glyphaudit itself) |
+| `stale` | a **stale baseline**: the inputs changed but the render still matches the baseline (unchecked variants under a new `markWeight`, a new description), so nobody re-recorded it; `--update` refreshes its entry. A check reports it, it fails nothing |
+
+Within a group, variants with identical diffs (the same baseline pixels and the same render pixels)
+are folded: `48 variants: … (12 distinct diffs)`. A group's `id` is `g` and 10 hex digits of the
+SHA-256 of its kind and cause, so the same cause has the same id in every run and shard (what `accept
+--group` takes). The groups go to `check --json` (`snapshotGroups`; `manifestWritten` names the file
+when this check wrote it), to report.json (`snapshotGroups`, with `changes`, the `variants` in plan
+order and the folded `diffs`; docs/report-format.md), and to summary.md ("Snapshot changes by cause",
+each group with its count). `merge-reports` joins the groups of the same id. Without a manifest
+nothing of this is printed or written, and every output is what it was.
+
+### Audit margins
+
+`run` records in each manifest entry the numbers the rules measured on the variant, passing or not
+(`margins`): `state-change.<other state>.<view>`, the area in pt² that changes between the variant and
+the same variant in another state, in each colour view (greyscale and the three CVD simulations;
+`state-shape`), and `target-size`, the hit area's shorter side in pt (`target-size`). Entries are
+rewritten with the baselines (`--record`, `--update`), so accepting a change takes its numbers.
+
+A later `run` compares its numbers with the manifest's: a number that fell by more than
+`--margin-tolerance` (a share of the recorded number, 0–1, default 0.25) is a `margin` finding, a
+warning, with both numbers — also when the pixels match or were accepted:
+
+```
+glyphaudit run --margin-tolerance 0.25
+  warning margin t/square-md/L/default/checked@1x target-size: target-size fell from 48 to 30
+          (38 % of its margin gone; the tolerance is 25 %)
+```
+
+(numbers `before`, `after`, `tolerance` in report.json). `check` does not audit and reports no margins.
+
+## Incremental runs: `--incremental`
+
+For a local loop, `check --incremental` and `run --incremental` do not redraw a variant whose input
+digest and renderer equal its baseline's manifest entry (and whose baseline file is there): it is a
+match with identical pixels, as the manifest says this baseline is what these inputs draw. CI and the
+default compare everything: a baseline edited by hand is only seen by a full check.
+
+`run` audits whole components (a preset's shape and size: the unit the rules compare within — states
+with each other, Dynamic Type sizes with each other), so a component is reused only when **every**
+variant of it is unchanged; its audit then comes from a cache in the snapshot folder,
+`<snapshots>/.glyphaudit-cache/<xx>/<key>.json`, where the key is the SHA-256 of its variants' input
+digests, the rules and their configured severities and values, the spec and token files' paths and
+glyphaudit's version. Its evidence pictures are kept beside it (`<key>.evidence/`) and its
+contact-sheet pictures are copied from the baselines. Every other component is drawn and audited
+as in a full run (and its audit cached). The audit across components (colours, no pixels) always
+runs. The results are a full run's: the tests compare every report file of an incremental and a
+full run on the built-in presets and on a changed spec. Add `.glyphaudit-cache/` to `.gitignore`
+(this repository's does); deleting it is always safe.
+
+Measured with `make bench` (load-10x18.json at Dynamic Type L and AX5, 8,640 variants; see
+**Speed**): nothing changed: full 17.09 s, incremental 0.92 s (5.4 %);
+`sizes.s0.markWeight` 2 → 2.5 (2 of 20 components drawn again): full 23.72 s, incremental 8.88 s
+(37 %); `themes.t0.fill` changed: full 21.74 s, incremental 21.73 s (100 %). A theme's colour feeds
+every component, and a component is audited whole, so a colour change redraws everything: the 10 %
+target holds only when most components are unchanged. (2 jobs on a shared 2-core machine; full runs
+vary by a third between runs.)
 
 ## Missing baselines under CI
 
