@@ -55,14 +55,12 @@ public final class SnapshotLock: @unchecked Sendable {
         // A run that made the folder and then fails to write removes the lock file with the folder.
         if !existed { AtomicFile.removeOnFailure(path) }
         let lock = SnapshotLock(fd: fd, path: path, madeFolder: !existed)
-        held.withLock { $0.append(lock) }
+        // The files a writer wrote are renamed into place when its command's transaction ends
+        // (AtomicFile.transaction), after the checker that took the lock may be gone: the lock is
+        // kept until then, so it covers the renames too.
+        AtomicFile.retainUntilTransactionEnds(lock)
         return lock
     }
-
-    /// Every lock taken, kept until the process ends (or `release`): the files a writer wrote are
-    /// renamed into place when its command's transaction ends (AtomicFile.transaction), after the
-    /// checker that took the lock is gone, and the lock must cover the renames too.
-    private static let held = Mutex<[SnapshotLock]>([])
 
     /// Lets go of the lock; with `removeFile`, removes the lock file first (a failed run that made
     /// the folder leaves nothing behind).

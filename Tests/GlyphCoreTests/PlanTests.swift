@@ -9,7 +9,7 @@ struct PlanTests {
     func shards() throws {
         let specs = try Presets.names.map { try Presets.load($0) }
         let whole = try Plan(specs: specs)
-        #expect(whole.items.map(\.index) == Array(0..<1908))
+        #expect(whole.items.map(\.index) == Array(0..<2340))
         for n in 1...9 {
             var seen: [Int: Int] = [:]
             var presetShard: [String: Int] = [:]
@@ -27,12 +27,12 @@ struct PlanTests {
                     #expect(whole.items[item.index].variant == item.variant)
                 }
             }
-            #expect(seen.count == 1908 && seen.values.allSatisfy { $0 == 1 }, "N = \(n)")
+            #expect(seen.count == 2340 && seen.values.allSatisfy { $0 == 1 }, "N = \(n)")
         }
-        // Four presets (216, 216, 1152, 324 variants), largest first to the lighter shard:
-        // 1152 → 1, 324 → 2, 216 → 2, 216 → 2 gives 1152 and 756.
+        // Four presets (432, 432, 1152, 324 variants: the SwiftUI ones with focused variants), largest
+        // first to the lighter shard: 1152 → 1, 432 → 2, 432 → 2, 324 → 2 gives 1152 and 1188.
         let two = try (1...2).map { try Plan(specs: specs, shard: Shard("\($0)/2")!).items.count }
-        #expect(two == [1152, 756])
+        #expect(two == [1152, 1188])
     }
 
     @Test("--shard text")

@@ -76,8 +76,9 @@ struct SpecTests {
     @Test("the built-in matrix counts")
     func matrix() throws {
         let counts = try Presets.names.map { try Presets.load($0).variants().count }
-        // sizes × shapes × 12 Dynamic Type sizes × themes × states × 3 scales
-        #expect(counts == [1 * 1 * 12 * 3 * 2 * 3, 1 * 12 * 3 * 2 * 3, 2 * 2 * 12 * 4 * 2 * 3, 1 * 1 * 12 * 3 * 3 * 3])
+        // sizes × shapes × 12 Dynamic Type sizes × themes × states (× 2 unfocused and focused, for the
+        // SwiftUI presets' `focus`) × 3 scales
+        #expect(counts == [1 * 1 * 12 * 3 * 2 * 2 * 3, 1 * 12 * 3 * 2 * 2 * 3, 2 * 2 * 12 * 4 * 2 * 3, 1 * 1 * 12 * 3 * 3 * 3])
         let ids = try Presets.names.flatMap { try Presets.load($0).variants().map(\.id) }
         #expect(Set(ids).count == ids.count, "variant ids are unique")
         #expect(ids.contains("design-system-checkbox/square-md/AX5/inverse/checked@3x"))

@@ -12,7 +12,7 @@ struct BaselineTests {
         let root = TestPaths.packageRoot.appendingPathComponent("snapshots")
         let plan = try Plan(specs: Presets.names.map { try Presets.load($0) })
         let items = plan.items
-        #expect(items.count == 1908)
+        #expect(items.count == 2340)
         let problems = parallelMap(items.count, jobs: defaultJobs) { i -> String? in
             let item = items[i]
             let file = root.appendingPathComponent(item.variant.fileName("png"))

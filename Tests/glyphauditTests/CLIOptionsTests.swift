@@ -225,17 +225,18 @@ struct CLIMergeDecidesTests {
         #expect(r.status == 1, "\(r.stderr)")
         for i in 1...4 { #expect(try w.json("out-\(i)/report.json")["shard"] as? String == "\(i)/4") }
         // The merge wrote the default folder, failing on error as one unsharded `glyphaudit run`: the
-        // built-in presets' 124 errors, 6 warnings and 17 info (README), over all 1908 variants.
+        // built-in presets' 124 errors, 6 warnings and 29 info (README), over all 2340 variants (the
+        // SwiftUI presets' focused ones: 12 focus-indicator infos).
         let merged = try w.json("glyphaudit-out/report.json")
         #expect(merged["failOn"] as? String == "error" && merged["shard"] == nil)
-        #expect((merged["variants"] as? [Any])?.count == 1908)
+        #expect((merged["variants"] as? [Any])?.count == 2340)
         let findings = try #require(merged["findings"] as? [[String: Any]])
         let severities = findings.compactMap { $0["severity"] as? String }
         #expect(severities.filter { $0 == "error" }.count == 124)
         #expect(severities.filter { $0 == "warning" }.count == 6)
-        #expect(severities.filter { $0 == "info" }.count == 17)
+        #expect(severities.filter { $0 == "info" }.count == 29)
         for file in RunWorkspace.reportFiles { #expect(w.exists("glyphaudit-out/\(file)"), "\(file)") }
-        #expect(r.stderr.contains("merged 4 reports: 1908 variants, 124 errors, 6 warnings, 0 snapshot failures → "), "\(r.stderr)")
+        #expect(r.stderr.contains("merged 4 reports: 2340 variants, 124 errors, 6 warnings, 0 snapshot failures → "), "\(r.stderr)")
         #expect(r.stderr.contains("merged run: failed (fails on error): 124 findings, 0 snapshot failures\n"), "\(r.stderr)")
 
         // Again: glyphaudit-out is there now, so the merge refuses (2) and leaves it as it is.

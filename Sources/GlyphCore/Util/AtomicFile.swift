@@ -63,6 +63,18 @@ public enum AtomicFile {
     /// Files made outside `write` (a snapshot folder's lock file) that a failed transaction removes.
     private static let madeFiles = Mutex<[String]>([])
 
+    /// Objects kept alive until the transaction in progress ends (after its renames or its roll-back).
+    private static let retained = Mutex<[any AnyObject & Sendable]>([])
+
+    /// Keeps `object` alive until the transaction in progress ends, after its files are renamed into
+    /// place (a snapshot folder's lock must cover the renames); false when there is no transaction.
+    @discardableResult
+    public static func retainUntilTransactionEnds(_ object: any AnyObject & Sendable) -> Bool {
+        guard journal.withLock({ $0.active }) else { return false }
+        retained.withLock { $0.append(object) }
+        return true
+    }
+
     /// Notes a file made outside `write` in a folder the transaction in progress made, so that a
     /// failed transaction removes it (and can then remove the folder).
     public static func removeOnFailure(_ path: String) {
@@ -95,6 +107,9 @@ public enum AtomicFile {
                 if let f = j.failure { lastFailure.withLock { $0 = f } }
                 j = (false, [], nil)
             }
+            // Released outside the journal's lock: a lock's deinit does no file work of ours.
+            let done = retained.withLock { objects in defer { objects = [] }; return objects }
+            _ = done
         }
         /// The renames this transaction owes, taken out of the batch.
         func mine() -> [(temp: String, final: URL)] {
