@@ -246,7 +246,7 @@ struct HTMLPage {
         h.add("<p class=\"table-title\" id=\"counts-title\">Findings by preset and rule (errors / warnings / info)</p>\n")
         h.add("<div class=\"scroll-box\" tabindex=\"0\" role=\"region\" aria-labelledby=\"counts-title\">\n")
         h.add("<table class=\"counts\" aria-labelledby=\"counts-title\">\n<thead><tr><th scope=\"col\">Preset</th>")
-        if axes { h.add("<th scope=\"col\">Display settings</th>") }
+        if axes { h.add("<th scope=\"col\">\(settings.isEmpty ? "Focus" : focus ? "Display settings and focus" : "Display settings")</th>") }
         for r in ruleIDs {
             let anchor = groups.lazy.flatMap(\.rules).first { $0.rule.id == r }?.anchor
             h.add(anchor.map { "<th scope=\"col\"><a href=\"#\($0)\">\(r)</a></th>" } ?? "<th scope=\"col\">\(r)</th>")

@@ -84,6 +84,8 @@ struct FocusReportTests {
         #expect(html.contains(#"<select data-filter="focus"><option value="">All</option><option value="focused">focused</option><option value="unfocused">unfocused</option></select>"#))
         #expect(!html.contains(#"data-filter="setting""#) && !html.contains(#"<div class="setting-group""#))
         #expect(html.contains(#"<span class="badge axes">focused</span>"#))
+        #expect(html.contains(#"<th scope="col">Preset</th><th scope="col">Focus</th>"#))
+        #expect(html.contains(#"<td>focused variants</td>"#))
         #expect(r.junitXML().contains("[error] p/c-md/L/default/s0+focused@2x [focused] (focus ring contrast): focus ring #CCCCCC is 1.60:1"))
     }
 }
