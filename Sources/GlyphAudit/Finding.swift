@@ -186,6 +186,7 @@ extension Finding: Codable {
         case picturePath = "evidence"
         case dynamicTypeSizes
         case suggestion
+        case setting, focused
     }
 
     public init(from decoder: any Decoder) throws {
@@ -226,6 +227,10 @@ extension Finding: Codable {
         try c.encodeIfPresent(picturePath, forKey: .picturePath)
         try c.encodeIfPresent(dynamicTypeSizes?.map(\.short), forKey: .dynamicTypeSizes)
         try c.encodeIfPresent(suggestion, forKey: .suggestion)
+        // Written from the variant id (read back from it): only for a finding under a display
+        // setting or about a focused variant, so other findings are written as before.
+        try c.encodeIfPresent(variant.setting, forKey: .setting)
+        if variant.focused { try c.encode(true, forKey: .focused) }
     }
 }
 

@@ -113,6 +113,20 @@ extension RunReport {
             }
             md.force("\n")
         }
+        // A run with display settings: the open findings under each (and under none).
+        let runSettings = settingsInRun
+        if !runSettings.isEmpty && !ruleRows.isEmpty {
+            _ = md.append("### Findings by display setting\n\n| setting | errors | warnings | info |\n|---|---:|---:|---:|\n")
+            let open = findings.filter { $0.accepted == nil }
+            for s in [nil] + runSettings.map(Optional.some) {
+                let fs = open.filter { $0.variant.settingFilterValue != VariantID.any && $0.variant.setting == s }
+                let e = fs.filter { $0.severity == .error }.count, w = fs.filter { $0.severity == .warning }.count
+                _ = md.append("| \(s.map { "\($0.title) (\(MarkdownText.code($0.rawValue)))" } ?? "none (default)") | \(e) | \(w) | \(fs.count - e - w) |\n")
+            }
+            let every = open.filter { $0.variant.settingFilterValue == VariantID.any }.count
+            if every > 0 { _ = md.append("\n\(counted(every, "finding")) hold\(every == 1 ? "s" : "") under every setting (`*` in the theme part).\n") }
+            md.force("\n")
+        }
         let rest = md.remaining
         let groups = failureGroups()
         let failed = (snapshots?.results ?? []).filter(\.failed)
@@ -161,7 +175,8 @@ extension RunReport {
                 }
                 let fold = e.count > 1 ? " (\(e.count) findings at different Dynamic Type sizes or scales)" : ""
                 let fix = e.first.suggestion.map { " — fix: \(Self.markdown($0))" } ?? ""
-                let entry = "  - \(MarkdownText.code(e.id)): \(MarkdownText.prose(Self.clip(e.first.message)))\(fold)\(fix)\n"
+                let axes = e.first.variant.axesLabel.map { " (\($0))" } ?? ""
+                let entry = "  - \(MarkdownText.code(e.id))\(axes): \(MarkdownText.prose(Self.clip(e.first.message)))\(fold)\(fix)\n"
                 if !md.append(entry) {
                     md.force("  - … and \(more) more\n")
                     if g + 1 < groups.count { md.force(foldLine(groups[(g + 1)...])) }
@@ -255,7 +270,7 @@ extension RunReport {
             let shown = groups.count > slots ? Array(groups.prefix(slots - 1)) : groups
             var out = shown.map { g -> String in
                 let first = g.findings[0]
-                var message = "\(first.variant): \(Self.clip(first.message))"
+                var message = "\(first.variant)\(first.variant.axesLabel.map { " (\($0))" } ?? ""): \(Self.clip(first.message))"
                 if let fix = first.suggestion { message += "; fix: \(fix.text)" }
                 if g.findings.count > 1 {
                     message += "\n… and \(g.findings.count - 1) more in summary.md (\(counted(g.variants, "variant")) in all)"

@@ -84,4 +84,11 @@ struct HTMLBuilder {
         for o in options { add("<option>\(o)</option>") }
         add("</select></label>\n")
     }
+
+    /// A filter whose options show a label other than their value (`boldText`: "Bold Text").
+    mutating func select(_ key: String, _ label: String, _ options: [(value: String, label: String)]) {
+        add("<label>\(label) <select data-filter=\"\(key)\"><option value=\"\">All</option>")
+        for o in options { add("<option value=\"\(o.value)\">\(o.label)</option>") }
+        add("</select></label>\n")
+    }
 }

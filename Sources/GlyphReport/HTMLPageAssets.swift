@@ -71,6 +71,30 @@ extension HTMLBuilder {
     [hidden]{display:none!important}footer{margin:40px auto;font-size:13px}
     """
 
+    /// Style for a run with display settings or focus (other pages are as they were).
+    static let axesCSS = """
+    .setting-group>h4{font-size:16px;margin:24px 0 4px;padding-top:8px;border-top:1px solid var(--line)}
+    .sheet-head h5{margin:0;font-size:15px}.badge.axes{background:var(--panel);color:var(--ink);border:1px solid var(--muted)}
+
+    """
+
+    /// The page's script; with `axes` (a run with display settings or focus) the Display setting and
+    /// Focus filters also apply to findings, sheets (a setting's group, a focus column) and snapshots.
+    static func script(axes: Bool) -> String {
+        guard axes else { return script }
+        var s = script
+        func swap(_ old: String, _ new: String) {
+            precondition(s.contains(old), "the page script changed: \(old)")
+            s = s.replacingOccurrences(of: old, with: new)
+        }
+        swap("dt:val('dt')};", "dt:val('dt'),setting:val('setting'),focus:val('focus')};")
+        swap("&&ok(el,'dt',f.dt)", "&&ok(el,'dt',f.dt)&&ok(el,'setting',f.setting)&&ok(el,'focus',f.focus)")
+        swap("c.hidden=!ok(c,'theme',f.theme);});",
+             "c.hidden=!ok(c,'theme',f.theme)||!ok(c,'focus',f.focus);});\n"
+             + "    document.querySelectorAll('.setting-group').forEach(function(g){g.hidden=!ok(g,'setting',f.setting);});")
+        return s
+    }
+
     static let script = """
     (function(){
       var form=document.getElementById('filter-form');var note=document.getElementById('filter-count');

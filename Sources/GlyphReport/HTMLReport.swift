@@ -153,6 +153,11 @@ struct HTMLPage {
     let dts: [String]
     /// The snapshot results that are not a match, in report order: `s-<n>` is the n-th.
     let changedSnapshots: [SnapshotRecord]
+    /// The display settings of the run's variants (in order) and whether it has focused ones: the
+    /// page shows a settings column, their filters and grouped sheets only when it has either.
+    let settings: [DisplaySetting]
+    let focus: Bool
+    var axes: Bool { focus || !settings.isEmpty }
 
     init(_ report: RunReport) {
         self.report = report
@@ -160,6 +165,17 @@ struct HTMLPage {
         groups = report.findingGroups(shown)
         dts = DynamicTypeSize.allCases.map(\.short).filter { s in report.variants.contains { $0.dynamicType == s } }
         changedSnapshots = (report.snapshots?.results ?? []).filter { $0.status != .match }
+        settings = report.settingsInRun
+        focus = report.hasFocused
+    }
+
+    /// ` data-setting="…" data-focus="…"` for an element about `id`, when the run has settings or focus.
+    func axesAttributes(_ ids: [VariantID]) -> HTML {
+        guard axes else { return "" }
+        var out: HTML = ""
+        if !settings.isEmpty { out = out + " data-setting=\"\(orderedUnique(ids.map(\.settingFilterValue)).joined(separator: " "))\"" }
+        if focus { out = out + " data-focus=\"\(orderedUnique(ids.map(\.focusFilterValue)).joined(separator: " "))\"" }
+        return out
     }
 
     var c: RunReport.Counts { report.counts }
@@ -189,7 +205,7 @@ struct HTMLPage {
         let failOn = report.failOn, tool = report.tool, shard = report.shard
         h.add("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         h.add("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        h.add("<title>glyphaudit report — \(status)</title>\n<style>\(HTML(trusted: HTMLBuilder.css))</style>\n</head>\n<body>\n")
+        h.add("<title>glyphaudit report — \(status)</title>\n<style>\(HTML(trusted: HTMLBuilder.css + (axes ? HTMLBuilder.axesCSS : "")))</style>\n</head>\n<body>\n")
         h.add("<header class=\"top\"><div class=\"wrap\"><h1>glyphaudit report</h1>")
         h.add("<p class=\"status \(passed ? "pass" : "fail")\"><span aria-hidden=\"true\">\(passed ? "✓" : "✕")</span> \(status)")
         h.add(" <span class=\"muted\">fails on \(failOn) · \(tool)\(shard.map { " · shard \($0)" } ?? "")</span></p>\n")
@@ -230,6 +246,7 @@ struct HTMLPage {
         h.add("<p class=\"table-title\" id=\"counts-title\">Findings by preset and rule (errors / warnings / info)</p>\n")
         h.add("<div class=\"scroll-box\" tabindex=\"0\" role=\"region\" aria-labelledby=\"counts-title\">\n")
         h.add("<table class=\"counts\" aria-labelledby=\"counts-title\">\n<thead><tr><th scope=\"col\">Preset</th>")
+        if axes { h.add("<th scope=\"col\">\(settings.isEmpty ? "Focus" : focus ? "Display settings and focus" : "Display settings")</th>") }
         for r in ruleIDs {
             let anchor = groups.lazy.flatMap(\.rules).first { $0.rule.id == r }?.anchor
             h.add(anchor.map { "<th scope=\"col\"><a href=\"#\($0)\">\(r)</a></th>" } ?? "<th scope=\"col\">\(r)</th>")
@@ -237,6 +254,7 @@ struct HTMLPage {
         h.add("</tr></thead>\n<tbody>\n")
         for p in shown {
             h.add("<tr><th scope=\"row\"><a href=\"#preset-\(p.name)\">\(p.name)</a></th>")
+            if axes { settingsCell(&h, p.name) }
             let pg = groups.first { $0.preset == p.name }?.rules ?? []
             for r in ruleIDs {
                 let fs = findings.filter { $0.preset == p.name && $0.rule == r && $0.accepted == nil }
@@ -262,6 +280,26 @@ struct HTMLPage {
         h.add("</section>\n")
     }
 
+    /// The overview's settings cell of a preset: each display setting its variants are drawn under,
+    /// with the open findings under it (errors / warnings / info), and whether it has focused variants.
+    func settingsCell(_ h: inout HTMLBuilder, _ preset: String) {
+        let mine = report.settings(of: preset)
+        let focused = report.variants.contains { $0.preset == preset && $0.isFocused }
+        if mine.isEmpty && !focused {
+            h.add("<td><span class=\"muted\">none</span></td>")
+            return
+        }
+        let open = report.findings.filter { $0.preset == preset && $0.accepted == nil }
+        var lines: [HTML] = []
+        for s in mine {
+            let fs = open.filter { $0.variant.setting == s }
+            let e = fs.filter { $0.severity == .error }.count, w = fs.filter { $0.severity == .warning }.count
+            lines.append("<a href=\"#sheets-\(preset)-\(s.rawValue)\">\(s.title)</a> <span class=\"muted\">\(e) / \(w) / \(fs.count - e - w)</span>")
+        }
+        if focused { lines.append("focused variants") }
+        h.add("<td>" + HTML.joined(lines, separator: "<br>") + "</td>")
+    }
+
     func filters(_ h: inout HTMLBuilder) {
         let shown = self.shown, ruleIDs = self.ruleIDs, dts = self.dts, variants = report.variants
         let themes = orderedUnique(shown.flatMap(\.themes)).filter { t in variants.contains { $0.theme == t } }
@@ -271,6 +309,10 @@ struct HTMLPage {
         h.select("severity", "Severity", ["error", "warning", "info"])
         h.select("theme", "Theme", themes)
         h.select("dt", "Dynamic Type size", dts)
+        if !settings.isEmpty {
+            h.select("setting", "Display setting", [(DisplaySetting.noneFilterValue, "none (default)")] + settings.map { ($0.rawValue, $0.title) })
+        }
+        if focus { h.select("focus", "Focus", [("focused", "focused"), ("unfocused", "unfocused")]) }
         h.add("<p class=\"filter-note\" id=\"filter-count\" role=\"status\" aria-live=\"polite\"></p>\n</form></section>\n")
     }
 
@@ -300,19 +342,35 @@ struct HTMLPage {
             if pv.isEmpty { continue }
             h.add("<section class=\"preset\" id=\"preset-\(p.name)\" data-preset=\"\(p.name)\"><h3>\(p.name)</h3>\n")
             if !p.description.isEmpty { h.add("<p class=\"muted prose\">\(p.description)</p>\n") }
-            for comp in orderedUnique(pv.map(\.component)) {
-                let cv = pv.filter { $0.component == comp }
-                let columns = p.themes.flatMap { t in p.states.map { (theme: t, state: $0) } }
-                    .filter { col in cv.contains { $0.theme == col.theme && $0.state == col.state } }
-                let rows = dts.filter { dt in cv.contains { $0.dynamicType == dt } }
-                // The sheet's title outside its box (it stays in view when the sheet scrolls), with the
-                // hint the script shows when the sheet is wider than its box.
-                let title = "sheet-\(p.name)-\(comp)"
-                h.add("<div class=\"sheet-head\"><h4 id=\"\(title)\">\(comp) <span class=\"muted\">· @2x</span></h4>"
-                      + "<span class=\"scroll-hint muted\" hidden>Scroll sideways in the sheet for more columns</span></div>\n")
-                h.add("<div class=\"sheet-scroll scroll-box\" tabindex=\"0\" role=\"region\" aria-label=\"\(p.name) \(comp) contact sheet\">\n")
-                sheet.table(&h, labelledBy: title, columns: columns, rows: rows, variants: cv, appearances: p.appearances)
-                h.add("</div>\n")
+            // A preset with display settings: the default rendering's sheets, then each setting's under
+            // a heading naming it (the Display setting filter shows one group).
+            let groupSettings: [DisplaySetting?] = [nil] + report.settings(of: p.name)
+            let grouped = groupSettings.count > 1
+            for g in groupSettings {
+                let gv = pv.filter { $0.setting == g }
+                if gv.isEmpty { continue }
+                let key = g?.rawValue ?? DisplaySetting.noneFilterValue
+                if grouped {
+                    h.add("<div class=\"setting-group\" data-setting=\"\(key)\"><h4 id=\"sheets-\(p.name)-\(key)\">"
+                          + "\(g?.title ?? "Default") <span class=\"muted\">· \(g == nil ? "no display setting" : "display setting")</span></h4>\n")
+                }
+                for comp in orderedUnique(gv.map(\.component)) {
+                    let cv = gv.filter { $0.component == comp }
+                    let columns = p.themes.flatMap { t in p.states.flatMap { s in (focus ? [false, true] : [false]).map { (theme: t, state: s, focused: $0) } } }
+                        .filter { col in cv.contains { $0.theme == col.theme && $0.state == col.state && $0.isFocused == col.focused } }
+                    let rows = dts.filter { dt in cv.contains { $0.dynamicType == dt } }
+                    // The sheet's title outside its box (it stays in view when the sheet scrolls), with the
+                    // hint the script shows when the sheet is wider than its box.
+                    let title = "sheet-\(p.name)-\(comp)" + (g.map { "-\($0.rawValue)" } ?? "")
+                    let level: HTML = grouped ? "h5" : "h4"
+                    let under = g.map { " under \($0.title)" } ?? ""
+                    h.add("<div class=\"sheet-head\"><\(level) id=\"\(title)\">\(comp) <span class=\"muted\">· @2x\(under)</span></\(level)>"
+                          + "<span class=\"scroll-hint muted\" hidden>Scroll sideways in the sheet for more columns</span></div>\n")
+                    h.add("<div class=\"sheet-scroll scroll-box\" tabindex=\"0\" role=\"region\" aria-label=\"\(p.name) \(comp) contact sheet\(under)\">\n")
+                    sheet.table(&h, labelledBy: title, columns: columns, rows: rows, variants: cv, appearances: p.appearances, focusAxis: focus)
+                    h.add("</div>\n")
+                }
+                if grouped { h.add("</div>\n") }
             }
             h.add("</section>\n")
         }
@@ -339,14 +397,16 @@ struct HTMLPage {
                 for fold in rg.folds {
                     let i = fold[0]
                     let f = findings[i]
-                    let themesCovered = fold.map { findings[$0].id }.map { $0.theme.isEmpty ? VariantID.any : $0.theme }
+                    let themesCovered = fold.map { findings[$0].id }.map { $0.theme.isEmpty ? VariantID.any : $0.baseTheme }
                     let theme = themesCovered.contains("*") ? (p?.themes ?? []).joined(separator: " ") : orderedUnique(themesCovered).joined(separator: " ")
                     let sizes = report.dynamicTypeSizes(of: fold, preset: p)
                     h.add("<article class=\"finding sev-\(f.severity.rawValue)\" id=\"f-\(i)\" data-preset=\"\(f.preset)\" data-rule=\"\(f.rule)\" "
-                          + "data-severity=\"\(f.severity.rawValue)\" data-count=\"\(fold.count)\" data-theme=\"\(theme)\" data-dt=\"\(sizes.joined(separator: " "))\">\n")
+                          + "data-severity=\"\(f.severity.rawValue)\" data-count=\"\(fold.count)\" data-theme=\"\(theme)\" data-dt=\"\(sizes.joined(separator: " "))\"\(axesAttributes(fold.map { findings[$0].id }))>\n")
                     h.add("<p class=\"head\"><span class=\"badge \(f.severity.rawValue)\">\(f.severity.rawValue.capitalized)</span>")
                     if f.accepted != nil { h.add(" <span class=\"badge accepted\">Accepted</span>") }
-                    h.add(" <code>\(f.variant.description)</code> <span class=\"muted subject\">\(f.subject)</span></p>\n")
+                    h.add(" <code>\(f.variant.description)</code> <span class=\"muted subject\">\(f.subject)</span>")
+                    if let label = f.variant.axesLabel { h.add(" <span class=\"badge axes\">\(label)</span>") }
+                    h.add("</p>\n")
                     h.add("<p class=\"message\">\(f.message)</p>\n")
                     if let fix = f.suggestion { h.add(Self.suggestion(fix)) }
                     if let all = p?.dynamicTypeSizes, !sizes.isEmpty, sizes.count < all.count {
@@ -427,7 +487,7 @@ struct HTMLPage {
         let s = changedSnapshots[n]
         let id = s.id
         let word = Self.snapshotWord(s.status)
-        h.add("<article class=\"snapshot\" id=\"s-\(n)\" data-status=\"\(word)\" data-preset=\"\(id.preset)\" data-theme=\"\(id.theme)\" data-dt=\"\(id.dynamicType)\">\n")
+        h.add("<article class=\"snapshot\" id=\"s-\(n)\" data-status=\"\(word)\" data-preset=\"\(id.preset)\" data-theme=\"\(id.baseTheme)\" data-dt=\"\(id.dynamicType)\"\(axesAttributes([id]))>\n")
         h.add("<h4><code>\(s.id)</code> <span class=\"badge \(s.failed ? "error" : "info")\">\(word)</span></h4>\n")
         if let m = s.message { h.add("<p>\(m)</p>\n") }
         switch s.status {
@@ -474,7 +534,7 @@ struct HTMLPage {
         let tool = report.tool
         h.add("</main>\n<footer class=\"wrap muted\"><p>Made by \(tool). Open this file straight from disk; it loads nothing from the network.</p></footer>\n")
         viewer(&h)
-        h.add("<script>\(HTML(trusted: HTMLBuilder.script))</script>\n</body>\n</html>\n")
+        h.add("<script>\(HTML(trusted: HTMLBuilder.script(axes: axes)))</script>\n</body>\n</html>\n")
     }
 
     /// The picture viewer a contact-sheet cell opens (filled by the page's script): the render at full
@@ -507,27 +567,31 @@ struct SheetContext {
     /// Picture id (no scale) → indices into `snapshots` of its changed snapshots.
     let snapshotsByPicture: [String: [Int]]
 
-    func table(_ h: inout HTMLBuilder, labelledBy title: String, columns: [(theme: String, state: String)], rows: [String],
-               variants: [VariantRecord], appearances: [String: String]? = nil) {
+    /// A sheet; `focusAxis` (a run with focused variants): columns of each state unfocused and
+    /// focused, each cell saying which (`data-focus`) for the Focus filter.
+    func table(_ h: inout HTMLBuilder, labelledBy title: String, columns: [(theme: String, state: String, focused: Bool)], rows: [String],
+               variants: [VariantRecord], appearances: [String: String]? = nil, focusAxis: Bool = false) {
+        func focusAttr(_ focused: Bool) -> HTML { focusAxis ? " data-focus=\"\(focused ? "focused" : "unfocused")\"" : "" }
         h.add("<table class=\"sheet\" aria-labelledby=\"\(title)\">\n")
         h.add("<thead><tr><th scope=\"col\">Size</th>")
-        for (t, s) in columns {
+        for (t, s, focused) in columns {
+            let state = focused ? "\(s) · focused" : s
             // A theme that declares its appearance says it under its name.
             if let look = appearances?[t] {
-                h.add("<th scope=\"col\" data-theme=\"\(t)\">\(t)<br><span class=\"muted\">\(look)</span><br><span class=\"muted\">\(s)</span></th>")
+                h.add("<th scope=\"col\" data-theme=\"\(t)\"\(focusAttr(focused))>\(t)<br><span class=\"muted\">\(look)</span><br><span class=\"muted\">\(state)</span></th>")
             } else {
-                h.add("<th scope=\"col\" data-theme=\"\(t)\">\(t)<br><span class=\"muted\">\(s)</span></th>")
+                h.add("<th scope=\"col\" data-theme=\"\(t)\"\(focusAttr(focused))>\(t)<br><span class=\"muted\">\(state)</span></th>")
             }
         }
         h.add("</tr></thead>\n<tbody>\n")
         for dt in rows {
             let row = variants.filter { $0.dynamicType == dt }
             h.add("<tr data-dt=\"\(dt)\"><th scope=\"row\">\(dt)</th>")
-            for (t, s) in columns {
-                if let v = row.first(where: { $0.theme == t && $0.state == s }), v.image != nil {
-                    cell(&h, v)
+            for (t, s, focused) in columns {
+                if let v = row.first(where: { $0.theme == t && $0.state == s && $0.isFocused == focused }), v.image != nil {
+                    cell(&h, v, focus: focusAttr(focused))
                 } else {
-                    h.add("<td data-theme=\"\(t)\"></td>")
+                    h.add("<td data-theme=\"\(t)\"\(focusAttr(focused))></td>")
                 }
             }
             h.add("</tr>\n")
@@ -537,7 +601,7 @@ struct SheetContext {
 
     /// A cell: the picture at its point size in a button that opens the viewer (`data-f`: the open
     /// findings that cover it, worst first, one of each wording; `data-s`: its changed snapshots).
-    func cell(_ h: inout HTMLBuilder, _ v: VariantRecord) {
+    func cell(_ h: inout HTMLBuilder, _ v: VariantRecord, focus: HTML = "") {
         guard let img = v.image else { return }
         let related = (byVariant[v.pictureKey] ?? []).sorted { a, b in
             let ra = rank(findings[a].severity), rb = rank(findings[b].severity)
@@ -565,7 +629,7 @@ struct SheetContext {
         let classAttr: HTML = cls.isEmpty ? "" : " class=\"\(cls.joined(separator: " "))\""
         let title = cards.map { "\(findings[$0].severity) · \(findings[$0].rule): \(findings[$0].message)" }.joined(separator: "\n")
         let titleAttr: HTML = cards.isEmpty ? "" : " title=\"\(title)\""
-        h.add("<td data-theme=\"\(v.theme)\" data-hits=\"\(hitsAttr)\"\(classAttr)>")
+        h.add("<td data-theme=\"\(v.theme)\"\(focus) data-hits=\"\(hitsAttr)\"\(classAttr)>")
         h.add("<button type=\"button\" class=\"cell-open\" aria-haspopup=\"dialog\" data-variant=\"\(name)\" "
               + "data-f=\"\(listed.map(String.init).joined(separator: " "))\" data-s=\"\(snaps.map(String.init).joined(separator: " "))\"\(titleAttr)>"
               + "<span class=\"vh\">View </span><img src=\"\(img)\" width=\"\(v.width / 2)\" height=\"\(v.height / 2)\" alt=\"\(alt)\" loading=\"lazy\"></button>")

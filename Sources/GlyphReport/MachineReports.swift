@@ -94,8 +94,19 @@ extension RunReport {
             for v in vs where !components.contains(v.component) { components.append(v.component) }
             let ids = vs.map(\.id)
             let mine = findingsByPreset[preset.name] ?? []
-            // The appearance a finding's theme declares, after its variant id (nothing when undeclared).
-            func look(_ f: Finding) -> String { preset.appearance(of: f.variant.theme).map { " [\($0) appearance]" } ?? "" }
+            // The appearance a finding's theme declares, after its variant id (nothing when undeclared),
+            // then its display setting and focus (`[under Bold Text, focused]`).
+            func look(_ f: Finding) -> String {
+                (preset.appearance(of: f.variant.baseTheme).map { " [\($0) appearance]" } ?? "") + (f.variant.axesLabel.map { " [\($0)]" } ?? "")
+            }
+            // A rule's cases: one per component, and per component and display setting when the
+            // preset has settings (`square-md under Bold Text`), so a CI's test tab shows the setting.
+            var ruleCases: [(component: String, setting: DisplaySetting?)] = []
+            for component in components {
+                for setting in [nil] + settings(of: preset.name) where vs.contains(where: { $0.component == component && $0.setting == setting }) {
+                    ruleCases.append((component, setting))
+                }
+            }
             var cases = ""
             var tests = 0, failures = 0, skipped = 0
             // GitLab reads `file` on a test case (not on its suite): the spec, from the repository root.
@@ -104,15 +115,19 @@ extension RunReport {
 
             for rule in rules {
                 let ruleFindings = mine.filter { $0.rule == rule.id }
-                for component in components {
+                for (component, setting) in ruleCases {
                     tests += 1
-                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule.id))\" name=\"\(xmlEscape(component))\"\(caseFile) time=\"0\""
+                    let name = component + (setting.map { " under \($0.title)" } ?? "")
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule.id))\" name=\"\(xmlEscape(name))\"\(caseFile) time=\"0\""
                     if rule.severity == .off {
                         skipped += 1
                         cases += ">\n      <skipped message=\"\(xmlEscape("\(rule.id) is off in the configuration"))\"/>\n    </testcase>\n"
                         continue
                     }
-                    let hits = ruleFindings.filter { let c = $0.id.component; return c == VariantID.any || c == component }
+                    let hits = ruleFindings.filter {
+                        let c = $0.id.component
+                        return (c == VariantID.any || c == component) && ($0.id.settingFilterValue == VariantID.any || $0.id.setting == setting)
+                    }
                     if hits.isEmpty {
                         cases += "/>\n"
                         continue
@@ -121,7 +136,7 @@ extension RunReport {
                     let fails = hits.filter { failing.contains(Self.findingKey($0)) }
                     if let first = fails.first {
                         failures += 1
-                        let componentIDs = ids.filter { $0.component == component }
+                        let componentIDs = ids.filter { $0.component == component && $0.setting == setting }
                         let covered = Self.covered(fails, componentIDs)
                         let message = "\(Self.countedFindings(fails)) in \(covered) of \(counted(componentIDs.count, "variant")): \(first.message)"
                             + (fails.count > 1 ? " (and \(fails.count - 1) more)" : "")
@@ -282,7 +297,8 @@ extension RunReport {
                 ruleId: f.rule, ruleIndex: ruleIndex[f.rule], level: sarifLevel(f.severity),
                 message: SARIFMessage(text: f.message),
                 properties: .init(variant: f.variant.description, subject: f.subject,
-                                  appearance: presets.first { $0.name == f.preset }?.appearance(of: f.variant.theme)),
+                                  appearance: presets.first { $0.name == f.preset }?.appearance(of: f.variant.baseTheme),
+                                  setting: f.variant.setting?.rawValue, focused: f.variant.focused ? true : nil),
                 partialFingerprints: ["glyphaudit/v1": Self.findingKey(f)],
                 locations: [SARIFLocation(physicalLocation: physical, logicalLocations: logical)],
                 relatedLocations: f.location.flatMap { sarifChain($0, paths) },

@@ -87,6 +87,13 @@ public struct VariantRecord: Codable, Sendable, Equatable {
     public var image: String?
     public var width: Int
     public var height: Int
+    /// The display setting the variant is drawn under (`boldText`); absent for the default rendering.
+    public var setting: DisplaySetting? = nil
+    /// `true` for a focused variant (`checked+focused`); absent otherwise.
+    public var focused: Bool? = nil
+
+    /// Whether the variant is drawn with its focus indicator.
+    public var isFocused: Bool { focused == true }
 
     package init(index: Int, id: VariantID, preset: String, component: String, dynamicType: String, theme: String, state: String, scale: Int, image: String? = nil, width: Int, height: Int) {
         self.index = index
@@ -100,6 +107,9 @@ public struct VariantRecord: Codable, Sendable, Equatable {
         self.image = image
         self.width = width
         self.height = height
+        // Both come from the id (`…/default+boldText/checked+focused@2x`), so they never disagree with it.
+        setting = id.setting
+        focused = id.focused ? true : nil
     }
 }
 

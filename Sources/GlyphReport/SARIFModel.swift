@@ -82,6 +82,10 @@ struct SARIFResult: Codable, Equatable {
         var subject: String
         /// The appearance the variant's theme declares (`dark`, …); absent when it declares none.
         var appearance: String? = nil
+        /// The display setting the variant is drawn under (`boldText`); absent for the default rendering.
+        var setting: String? = nil
+        /// `true` for a focused variant; absent otherwise.
+        var focused: Bool? = nil
     }
 }
 

@@ -353,7 +353,11 @@ A setting's variants carry it after the theme in their ids and file names
 (`sw/switch-md/L/default+boldText/on@2x.png`); `--only setting=boldText` picks them, `--only
 setting=none` the default ones. Every rule audits every setting's variants, a setting at a time, and
 every message names the setting (`under Bold Text: …`); `setting-regression` compares each variant
-with the same variant without its setting ([rules.md](rules.md#setting-regression)). Examples:
+with the same variant without its setting ([rules.md](rules.md#setting-regression)). The reports
+group by it: `"setting": "boldText"` on report.json's variants and findings and in SARIF's
+properties, a JUnit case per component and setting, a table by setting in summary.md, and in the
+HTML report a settings column, a Display setting filter and each setting's contact sheets under its
+name ([report-format.md](report-format.md#indexhtml)). Examples:
 [docs/examples/rules/setting-regression-fail](examples/rules/setting-regression-fail/spec.json) (an
 Increase Contrast theme that lightens the off track, caught) and
 [-pass](examples/rules/setting-regression-pass/spec.json).

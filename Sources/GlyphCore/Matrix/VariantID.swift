@@ -69,6 +69,22 @@ public struct VariantID: Sendable, Hashable, CustomStringConvertible {
         return id
     }
 
+    /// The display setting the theme part names (`default+boldText`: `.boldText`); nil for the
+    /// default rendering, and for `*` (every theme, with or without a setting).
+    public var setting: DisplaySetting? {
+        guard let plus = theme.lastIndex(of: "+") else { return nil }
+        return DisplaySetting(rawValue: String(theme[theme.index(after: plus)...]))
+    }
+
+    /// The theme part without its `+setting` (`default+boldText`: `default`).
+    public var baseTheme: String {
+        guard setting != nil, let plus = theme.lastIndex(of: "+") else { return theme }
+        return String(theme[..<plus])
+    }
+
+    /// Whether the state part names a focused variant (`checked+focused`).
+    public var focused: Bool { state.hasSuffix("+focused") }
+
     /// Whether some part stands for every value (`*`).
     public var hasWildcard: Bool {
         description.contains(Self.any)
