@@ -266,7 +266,7 @@ public struct FocusIndicatorRule: AuditRule {
 extension AuditInput {
     /// The input without focused variants (itself when it has none), for the rules other than
     /// `focus-indicator`: a focused variant draws the unfocused glyph with a ring around it.
-    func withoutFocused() -> AuditInput {
+    public func withoutFocused() -> AuditInput {
         let keep = items.indices.filter { !items[$0].variant.focused }
         if keep.count == items.count { return self }
         return AuditInput(specs: specs, items: keep.map { items[$0] }, glyphs: glyphs.isEmpty ? [] : keep.map { glyphs.entries[$0] },

@@ -225,16 +225,24 @@ enum AcceptCommand {
                 try? AtomicFile.write(chosen[rel]!.data, to: snapshots.appendingPathComponent(rel))
             }
             if !AtomicFile.transactionFailed { try? renderer.fingerprint.write(in: snapshots) }
+            // The manifest (check --record/--update) recorded what drew the old baselines: the accepted
+            // ones' entries go (accept renders nothing, so it cannot say what drew the candidates); the
+            // next `check --update` records them again, and until then they are neither grouped nor stale.
+            if !AtomicFile.transactionFailed, var manifest = try SnapshotManifest.read(in: snapshots) {
+                let before = manifest.variants.count
+                for rel in order { manifest.variants.removeValue(forKey: chosen[rel]!.id.description) }
+                if manifest.variants.count != before { try? manifest.write(in: snapshots) }
+            }
             if AtomicFile.transactionFailed { lock.release(removeFile: lock.madeFolder) }
             return lock
         }
         if let failure {
-            Console.error("\(CheckCommand.displayPath(failure.folder)): cannot write: \(failure.reason) (at \(CheckCommand.displayPath(failure.file))); "
-                          + "nothing was written: the \(counted(order.count, "candidate")) were never renamed into place "
-                          + "and the folders this run made were removed")
+            Console.writeFailure(failure, detail: "nothing was written: the \(counted(order.count, "candidate")) were never renamed into place "
+                                 + "and the folders this run made were removed")
             return .badInput
         }
-        lock.release(removeFile: false)
+        // The lock is let go when the command's transaction has renamed the files into place.
+        _ = lock
         let lines = order.map { "accepted   \(chosen[$0]!.id)" }
         let shown = args.flag(OutputOptions.verbose) ? lines
             : capped(lines, limit: CheckCommand.listLimit, indent: "", note: "--verbose lists them all")

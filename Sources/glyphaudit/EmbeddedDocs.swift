@@ -747,7 +747,7 @@ through, each with its line, and the colour (`{light.fgColor.disabled}` (primer.
 error    nontext-contrast (1.4.11)  swiftui-switch/switch-md/*/default/off@*x
          off track #E9E9EA on #FFFFFF is 1.21:1, needs 3:1
          fix: use #949394 (3.05:1)
-         at Assets/presets/swiftui-switch.json:15 (themes.default.trackOff)
+         at Assets/presets/swiftui-switch.json:16 (themes.default.trackOff)
 ```
 
 **Suggested colours.** A contrast finding whose colour falls short (`nontext-contrast`,
@@ -2111,6 +2111,12 @@ gh run download 4242 -n glyphaudit-report -D report      # the red run's report 
 glyphaudit accept report/
 git add snapshots && git commit -m "Accept the heavier sm tick"
 ```
+
+When the folder has a `manifest.json`, the accepted variants' entries are taken out of it: `accept`
+draws nothing, so it cannot say which inputs drew the candidates, and an entry of the old inputs
+would make the next `check` call the accepted baselines stale. Until a `check --update` (or `run
+--update`) on a machine with the CI renderer records them again, those variants are neither grouped
+by cause nor stale, and their audit margins are not watched.
 
 - `--only KEY=VALUE` (repeatable, the keys of `--only` elsewhere) accepts the candidates of the
   variants it matches: `glyphaudit accept report/ --only preset=swiftui-switch --only scale=2`.

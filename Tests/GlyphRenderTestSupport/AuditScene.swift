@@ -42,7 +42,8 @@ public final class AuditScene {
     }
 
     public func run<R: AuditRule>(_ rule: R, _ values: [String: Double] = [:]) -> [Finding] {
-        rule.checkWhole(input, RuleOptions(parameters: rule.parameters, values: values))
+        // As the Auditor runs them: only focus-indicator sees the focused variants.
+        rule.checkWhole(rule is FocusIndicatorRule ? input : input.withoutFocused(), RuleOptions(parameters: rule.parameters, values: values))
     }
 
     /// The index of the variant with this id.

@@ -149,7 +149,7 @@ struct CLIAcceptTests {
         #expect(PNGFiles.list(under: out.appendingPathComponent("candidates")) == Self.candidates())
         let snapshots = dir.url.appendingPathComponent("snapshots")
         let before = contents(snapshots)
-        #expect(before.count == 9, "8 baselines and renderer.json")
+        #expect(before.count == 10, "8 baselines, renderer.json and manifest.json")
 
         func refused(_ args: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
             let now = contents(snapshots)
@@ -264,7 +264,7 @@ struct CLIAcceptTests {
         #expect(staged.status == 1)
         let candidates = dir.url.appendingPathComponent("out/candidates")
         let files = PNGFiles.list(under: candidates)
-        #expect(files.count == 216)
+        #expect(files.count == 432, "216 and their focused twins")
         let snapshots = dir.url.appendingPathComponent("snapshots")
         var killedRunning = 0
         for threshold in [1, 50, 150] {

@@ -38,7 +38,7 @@ struct CLIActionTests {
         // The switch has nontext-contrast errors: 1 at the default level, 0 at never.
         let failing = try Self.run(inputs, in: dir.url)
         #expect(failing.status == 1, "\(failing.stderr)")
-        #expect(failing.stdout.contains("glyphaudit run: 6 variants — failed (fails on error)"), "\(failing.stdout)")
+        #expect(failing.stdout.contains("glyphaudit run: 12 variants — failed (fails on error)"), "\(failing.stdout)")
         for file in RunWorkspace.reportFiles { #expect(FileManager.default.fileExists(atPath: dir.url.appendingPathComponent("ga/\(file)").path), "\(file)") }
         #expect(try String(contentsOf: output, encoding: .utf8) == "report=ga\nsarif=ga/results.sarif\nstatus=1\n")
         #expect(try String(contentsOf: summary, encoding: .utf8) == String(contentsOf: dir.url.appendingPathComponent("ga/summary.md"), encoding: .utf8))

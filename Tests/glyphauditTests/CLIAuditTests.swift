@@ -14,11 +14,12 @@ struct CLIAuditTests {
         let r = try CLI.run(Self.switchOnly, in: dir.url, environment: ["NO_COLOR": "1"])
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stdout.contains("off track #E9E9EA on #FFFFFF is 1.21:1, needs 3:1"))
-        #expect(r.stdout.contains("swiftui-switch              6 errors, 1 warning, 6 infos"), "\(r.stdout)")
+        #expect(r.stdout.contains("swiftui-switch              6 errors, 1 warning, 12 infos"), "\(r.stdout)")
         #expect(r.stdout.contains("  nontext-contrast          6 errors, 4 infos"))
-        #expect(r.stdout.contains("at Assets/presets/swiftui-switch.json:15 (themes.default.trackOff)"))
+        #expect(r.stdout.contains("at Assets/presets/swiftui-switch.json:16 (themes.default.trackOff)"))
         #expect(!r.stdout.contains("\u{1B}["), "no colour codes when not on a terminal")
-        #expect(r.stderr.contains("audited 72 variants of 1 preset with 8 rules"))
+        // 72 variants and their focused twins (the preset's `focus`); focus-indicator adds 6 infos.
+        #expect(r.stderr.contains("audited 144 variants of 1 preset with 8 rules"))
     }
 
     @Test("--fail-on decides the exit status")
@@ -53,7 +54,7 @@ struct CLIAuditTests {
         #expect(abs(numbers["ratio"]! - 1.2140) < 1e-3 && numbers["required"] == 3)
         let location = try #require(off["location"] as? [String: Any])
         #expect(location["file"] as? String == "Assets/presets/swiftui-switch.json")
-        #expect(location["line"] as? Int == 15)
+        #expect(location["line"] as? Int == 16)
         let summary = try #require(object["summary"] as? [String: Any])
         #expect(summary["error"] as? Int == 6)
     }

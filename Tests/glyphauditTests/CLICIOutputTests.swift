@@ -44,7 +44,7 @@ struct CLICIOutputTests {
         #expect(junit.contains("<testsuites name=\"glyphaudit\" tests=\"\(cases)\" "))
         // The two snapshot failures, each in its preset's case, with the changed one's pictures attached.
         #expect(junit.contains("<testcase classname=\"swiftui-switch.snapshot\" name=\"switch-md\" time=\"0\">\n      <failure type=\"snapshot\" "
-                               + "message=\"1 of 12 snapshots failed: 1 changed\">changed: \(BuiltinCIRun.changed): "))
+                               + "message=\"1 of 24 snapshots failed: 1 changed\">changed: \(BuiltinCIRun.changed): "))
         #expect(junit.contains("<testcase classname=\"rvs-checkbox.snapshot\" name=\"square-md\" time=\"0\">\n      <failure type=\"snapshot\" "
                                + "message=\"1 of 18 snapshots failed: 1 new\">new: \(BuiltinCIRun.missing): "))
         // One attachment per failed case, its picture (GitLab shows the first attachment alone).
@@ -97,7 +97,7 @@ struct CLICIOutputTests {
         #expect(errors.count == min(10, 1 + groups.count), "\(errors.count) lines for \(groups.count) groups and the snapshots")
         #expect(errors.count <= 10 && lines.count - errors.count <= 10)
         // The snapshots: one line, pointing at the first failed one's baseline (in the workspace) — the changed one comes first.
-        #expect(lines[0].hasPrefix("::error file=snap/\(BuiltinCIRun.changed).png,title=glyphaudit snapshots%3A 2 of 106 failed::1 changed, 1 new%0A"),
+        #expect(lines[0].hasPrefix("::error file=snap/\(BuiltinCIRun.changed).png,title=glyphaudit snapshots%3A 2 of 130 failed::1 changed, 1 new%0A"),
                 "\(lines[0])")
         // (With more than nine groups the last line would count the rest: `title=glyphaudit%3A N more groups`.)
         for line in errors.dropFirst() where !line.hasPrefix("::error title=glyphaudit%3A ") {

@@ -159,15 +159,15 @@ struct CLIFingerprintTests {
         let again = try run(["check", "--spec", "spec.json", "--record"], in: dir)
         #expect(again.stdout == "snapshots: 0 baselines written (0 recorded, 0 updated), 8 unchanged, 0 stale removed.\n", "\(again.stdout)")
 
-        // 216 new variants of the switch: 20 lines and a count; --verbose lists all.
+        // 432 new variants of the switch (216 and their focused twins): 20 lines and a count; --verbose lists all.
         let capped = try run(["check", "--preset", "swiftui-switch", "--snapshots", "switch"], in: dir)
         #expect(capped.status == 1)
         let cappedLines = capped.stdout.split(separator: "\n").map(String.init)
         #expect(cappedLines.count == 21, "\(cappedLines.count)")
         #expect(cappedLines.prefix(20).allSatisfy { $0.hasPrefix("new        swiftui-switch/") })
-        #expect(cappedLines.last == "… and 196 more (--verbose lists them all, --json gives every result)")
+        #expect(cappedLines.last == "… and 412 more (--verbose lists them all, --json gives every result)")
         let all = try run(["check", "--preset", "swiftui-switch", "--snapshots", "switch", "--verbose"], in: dir)
-        #expect(all.stdout.split(separator: "\n").count == 216)
+        #expect(all.stdout.split(separator: "\n").count == 432)
     }
 
     // MARK: 2. Missing baselines under CI
@@ -176,7 +176,7 @@ struct CLIFingerprintTests {
     func runUnderCI() throws {
         let dir = TempFolder()
         let variants = try Presets.load("swiftui-switch").variants().map { $0.fileName("png") }.sorted()
-        #expect(variants.count == 216)
+        #expect(variants.count == 2 * 216, "216 and their focused twins")
 
         // --fail-on never: nothing found fails the run, missing baselines neither (a CI matrix's shards finish).
         let ci = try run(["run", "--preset", "swiftui-switch", "--fail-on", "never"], in: dir, ci: "true")
@@ -185,14 +185,14 @@ struct CLIFingerprintTests {
         let newSnapshots = dir.url.appendingPathComponent("glyphaudit-out/new-snapshots")
         #expect(PNGFiles.list(under: newSnapshots) == variants)
         #expect(try Data(contentsOf: newSnapshots.appendingPathComponent("renderer.json")) == RendererFingerprint.current.fileData())
-        #expect(ci.stderr.contains("glyphaudit: 216 baselines missing: record them with `glyphaudit check --record --preset swiftui-switch` "
+        #expect(ci.stderr.contains("glyphaudit: 432 baselines missing: record them with `glyphaudit check --record --preset swiftui-switch` "
                                    + "(or run --record), or copy glyphaudit-out/new-snapshots/ into snapshots/ (renderer.json included) "
                                    + "and commit them\n"), "\(ci.stderr)")
         #expect(!ci.stderr.contains("snapshots not checked"))
-        #expect(ci.stdout.contains("  snapshots (snapshots): 0 match, 0 changed, 216 new, 0 stale\n"), "\(ci.stdout)")
+        #expect(ci.stdout.contains("  snapshots (snapshots): 0 match, 0 changed, 432 new, 0 stale\n"), "\(ci.stdout)")
         // The listing of failures stops at 20 lines.
         #expect(ci.stdout.split(separator: "\n").filter { $0.hasPrefix("    new: swiftui-switch/") }.count == 20)
-        #expect(ci.stdout.contains("    … and 196 more (see glyphaudit-out/index.html)\n"), "\(ci.stdout)")
+        #expect(ci.stdout.contains("    … and 412 more (see glyphaudit-out/index.html)\n"), "\(ci.stdout)")
         #expect(!FileManager.default.fileExists(atPath: dir.url.appendingPathComponent("snapshots").path), "the baselines are not written")
 
         // Without CI (unset, empty, false, 0): not checked, exit 0, no renders left.
@@ -216,7 +216,7 @@ struct CLIFingerprintTests {
         let copied = try run(["run", "--preset", "swiftui-switch", "--fail-on", "never", "--formats", "json", "--report", "after"],
                              in: dir, ci: "true")
         #expect(copied.status == 0, "\(copied.stderr)")
-        #expect(copied.stdout.contains("  snapshots (snapshots): 216 match, 0 changed, 0 new, 0 stale\n"), "\(copied.stdout)")
+        #expect(copied.stdout.contains("  snapshots (snapshots): 432 match, 0 changed, 0 new, 0 stale\n"), "\(copied.stdout)")
         #expect(!copied.stderr.contains("renderer.json"), "the fingerprint came along: exact, no note")
         #expect(!FileManager.default.fileExists(atPath: dir.url.appendingPathComponent("after/new-snapshots").path))
     }

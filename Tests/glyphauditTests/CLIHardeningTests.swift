@@ -331,7 +331,7 @@ struct CLIHardeningTests {
         let b = try CLI.run(["render", "--preset", "swiftui-switch", "--out", "o", "--only", "theme=" + themes], in: dir.url)
         #expect(b.status == 2 && Self.oneLine(b), "\(b.stderr.prefix(300))")
         #expect(b.stderr.hasPrefix("glyphaudit: --only: no variant matches theme=t0,t1,t2,") && b.stderr.utf8.count < 400, "\(b.stderr.prefix(500))")
-        #expect(b.stderr.contains("… (\(themes.count + 6) characters) (216 variants before filtering)"), "\(b.stderr.prefix(500))")
+        #expect(b.stderr.contains("… (\(themes.count + 6) characters) (432 variants before filtering)"), "\(b.stderr.prefix(500))")
 
         // c) a folder as --baseline or --config.
         try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("bl"), withIntermediateDirectories: true)

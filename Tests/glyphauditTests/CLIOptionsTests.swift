@@ -27,7 +27,7 @@ struct CLIInlineValueTests {
     func inlineEqualsSeparate() throws {
         let dir = TempFolder()
         // audit: --preset, --only (whose value holds '=' itself), --fail-on. swiftui-switch at Dynamic Type L:
-        // 3 themes × 2 states × 3 scales = 18 variants.
+        // 3 themes × 2 states × unfocused and focused × 3 scales = 36 variants.
         let spaced = try CLI.run(["audit", "--preset", "swiftui-switch", "--only", "dynamic-type=L", "--fail-on", "never", "--json"],
                                  in: dir.url)
         let inline = try CLI.run(["audit", "--preset=swiftui-switch", "--only=dynamic-type=L", "--fail-on=never", "--json"], in: dir.url)
@@ -35,7 +35,7 @@ struct CLIInlineValueTests {
         #expect(inline.stdout == spaced.stdout)
         let summary = try #require((try JSONSerialization.jsonObject(with: Data(inline.stdout.utf8)) as? [String: Any])?["summary"]
             as? [String: Any])
-        #expect(summary["variants"] as? Int == 18)
+        #expect(summary["variants"] as? Int == 36)
 
         // run: --shard, --report, --formats.
         let run = try CLI.run(["run", "--preset=swiftui-switch", "--only=dynamic-type=L", "--shard=1/1", "--report=r",
@@ -300,9 +300,10 @@ struct CLIMergeDecidesTests {
     func snapshotFailures() throws {
         let w = RunWorkspace()
         try w.copyBaselines(preset: "swiftui-switch")
-        // 12 changed baselines: the switch at L and AX5 (2 sizes × 3 themes × 2 states = 12 at @2x).
+        // 24 changed baselines: the switch at L and AX5 (2 sizes × 3 themes × 2 states × unfocused and
+        // focused = 24 at @2x).
         let changed = filesBelow(w.url.appendingPathComponent("snap"))
-        #expect(changed.count == 12)
+        #expect(changed.count == 24)
         for rel in changed { try w.changeOnePixel(rel) }
         let options = ["--preset", "swiftui-switch"] + RunWorkspace.reduced + ["--snapshots", "snap", "--fail-on", "never", "--formats", "json"]
         let shard = try w.run(["run"] + options + ["--shard", "1/1", "--report", "s1"])
@@ -313,10 +314,10 @@ struct CLIMergeDecidesTests {
         // At error the snapshots fail it (with the switch's 6 nontext-contrast errors).
         let m = try w.run(["merge-reports", "s1", "--report", "m", "--formats", "json"])
         #expect(m.status == 1, "\(m.stderr)")
-        #expect(m.stderr.contains("merged run: failed (fails on error): 6 findings, 12 snapshot failures"), "\(m.stderr)")
+        #expect(m.stderr.contains("merged run: failed (fails on error): 6 findings, 24 snapshot failures"), "\(m.stderr)")
         let listed = m.stderr.split(separator: "\n").filter { $0.hasPrefix("  snapshot mismatch: swiftui-switch/") }
         #expect(listed.count == 10, "\(m.stderr)")
-        #expect(m.stderr.contains("\n  … and 2 more\n"), "\(m.stderr)")
+        #expect(m.stderr.contains("\n  … and 14 more\n"), "\(m.stderr)")
     }
 
     @Test("the output folder: an empty one is used, a file in its place or a non-empty one is refused without --force")
@@ -477,6 +478,7 @@ struct CLIListLimitTests {
         var s = spec
         s.removeValue(forKey: "$schema")
         s["name"] = "many-themes"
+        s.removeValue(forKey: "focus")  // this test is about the details listing, not the focused variants
         let theme = try #require((spec["themes"] as? [String: Any])?["default"])
         var themes: [String: Any] = ["default": theme]
         for i in 1...11 { themes[String(format: "t%02d", i)] = theme }

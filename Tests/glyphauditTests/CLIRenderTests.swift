@@ -150,8 +150,9 @@ struct CLIRenderTests {
         #expect(try CLI.run(args + ["--jobs", "2", "--out", "b"], in: dir.url).status == 0)
         let a = dir.files("a")
         #expect(a == dir.files("b"))
-        // At AX3 @3x: 6 + 6 + 32 + 9 variants (see the matrix counts), three formats each.
-        #expect(a.count == (6 + 6 + 32 + 9) * 3)
+        // At AX3 @3x: 12 + 12 + 32 + 9 variants (see the matrix counts; the SwiftUI presets' 6 and their
+        // focused twins), three formats each.
+        #expect(a.count == (12 + 12 + 32 + 9) * 3)
         for f in a {
             let x = try Data(contentsOf: dir.url.appendingPathComponent("a/" + f))
             let y = try Data(contentsOf: dir.url.appendingPathComponent("b/" + f))

@@ -6,7 +6,7 @@ import Testing
 import GlyphTestSupport
 
 // `glyphaudit run` and `glyphaudit merge-reports`, run as the built binary from fresh folders, on a
-// reduced matrix of all four built-in presets (Dynamic Type L and AX5 at @2x: 106 variants, with the
+// reduced matrix of all four built-in presets (Dynamic Type L and AX5 at @2x: 130 variants, with the
 // contact-sheet pictures), so each run takes well under a second in a debug build.
 
 /// A fresh folder to run in, with helpers for baselines and report folders.
@@ -115,7 +115,7 @@ struct CLIShardTests {
             }
             let report = try w.json("s\(i)/report.json")
             #expect(report["shard"] as? String == "\(i)/\(n)")
-            #expect(report["selected"] as? Int == 106)
+            #expect(report["selected"] as? Int == 130)
         }
         #expect(empty == max(0, n - 4), "four presets: shards beyond the fourth are empty")
         if n == 2 {
@@ -136,7 +136,7 @@ struct CLIShardTests {
 
         let merge = try w.run(["merge-reports"] + (1...n).map { "s\($0)" } + ["--report", "out"])
         #expect(merge.status == 1, "the merged run fails as the whole one did: \(merge.stderr)")
-        #expect(merge.stderr.contains("merged \(n) reports: 106 variants"), "\(merge.stderr)")
+        #expect(merge.stderr.contains("merged \(n) reports: 130 variants"), "\(merge.stderr)")
 
         let a = w.tree("whole"), b = w.tree("out")
         for file in RunWorkspace.reportFiles { #expect(a[file] != nil, "\(file) written") }
@@ -160,7 +160,7 @@ struct CLIShardTests {
         // Another run: as many variants, another --only.
         _ = try w.run(["run", "--only", "scale=2", "--only", "dynamic-type=L,xL"] + json + ["--shard", "2/5", "--report", "other2"])
         _ = try w.run(["run", "--fail-on", "never"] + RunWorkspace.reduced + json + ["--shard", "2/5", "--report", "never2"])
-        #expect(try w.json("other2/report.json")["selected"] as? Int == 106)
+        #expect(try w.json("other2/report.json")["selected"] as? Int == 130)
 
         func refused(_ dirs: [String], _ message: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
             let r = try w.run(["merge-reports"] + dirs + ["--report", "merged"])
@@ -186,7 +186,7 @@ struct CLIShardTests {
         // The shards wrote their pictures although --formats left out html, and merge-reports copies them.
         let merged = filesBelow(w.url.appendingPathComponent("merged"))
         #expect(merged.filter { !$0.hasPrefix("images/") && !$0.hasPrefix("evidence/") } == ["report.json", "summary.md"])
-        #expect(merged.filter { $0.hasPrefix("images/") }.count == 106 && merged.contains { $0.hasPrefix("evidence/") })
+        #expect(merged.filter { $0.hasPrefix("images/") }.count == 130 && merged.contains { $0.hasPrefix("evidence/") })
         #expect(!ok.stderr.contains("warning:"), "\(ok.stderr)")
     }
 
@@ -234,7 +234,7 @@ struct CLIShardTests {
         let errors = findings.filter { $0["severity"] as? String == "error" && $0["accepted"] == nil }.count
         #expect(warnings == 1, "the switch's one target-size warning")
         let merge = try w.run(["merge-reports", "s1", "--report", "out", "--formats", "json"])
-        #expect(merge.stderr.contains("merged 1 reports: 12 variants, \(errors) errors, 1 warning, 0 snapshot failures → "), "\(merge.stderr)")
+        #expect(merge.stderr.contains("merged 1 reports: 24 variants, \(errors) errors, 1 warning, 0 snapshot failures → "), "\(merge.stderr)")
     }
 }
 
@@ -245,7 +245,7 @@ struct CLIRunTests {
         let w = RunWorkspace()
         let never = try w.run(["run"] + RunWorkspace.reduced + ["--fail-on", "never", "--report", "a"])
         #expect(never.status == 0, "\(never.stderr)")
-        #expect(never.stdout.contains("glyphaudit run: 106 variants — passed (fails on never)"), "\(never.stdout)")
+        #expect(never.stdout.contains("glyphaudit run: 130 variants — passed (fails on never)"), "\(never.stdout)")
         #expect(never.stderr.contains("snapshots not checked"), "no snapshots folder here")
         let error = try w.run(["run"] + RunWorkspace.reduced + ["--report", "b"])
         #expect(error.status == 1, "\(error.stderr)")
@@ -263,7 +263,7 @@ struct CLIRunTests {
         let args = ["run", "--preset", "swiftui-switch"] + RunWorkspace.reduced + ["--fail-on", "never", "--snapshots", "snap"]
         let clean = try w.run(args + ["--report", "clean"])
         #expect(clean.status == 0, "every baseline matches: \(clean.stdout)\(clean.stderr)")
-        #expect(clean.stdout.contains("12 match, 0 changed, 0 new, 0 stale"), "\(clean.stdout)")
+        #expect(clean.stdout.contains("24 match, 0 changed, 0 new, 0 stale"), "12 variants and their focused twins: \(clean.stdout)")
 
         let id = "swiftui-switch/switch-md/L/default/on@2x"
         try w.changeOnePixel("\(id).png")
@@ -276,7 +276,7 @@ struct CLIRunTests {
         let strict = try w.run(["run", "--preset", "swiftui-switch"] + RunWorkspace.reduced
                                + ["--snapshots", "snap", "--formats", "json", "--report", "strict", "--config", "off.json"])
         #expect(strict.status == 1, "at error the changed snapshot fails the run: \(strict.stdout)\(strict.stderr)")
-        #expect(changed.stdout.contains("11 match, 1 changed"), "\(changed.stdout)")
+        #expect(changed.stdout.contains("23 match, 1 changed"), "\(changed.stdout)")
         #expect(changed.stdout.contains("mismatch: \(id)"), "\(changed.stdout)")
         for kind in ["expected", "actual", "diff", "sidebyside"] {
             #expect(w.exists("ci/out/snapshots/\(id).\(kind).png"), "\(kind)")

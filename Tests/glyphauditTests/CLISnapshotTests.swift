@@ -264,7 +264,7 @@ struct CLISnapshotTests {
         b.waitUntilExit()
         // Both 0 only when they did not overlap; never both refused.
         #expect([a.terminationStatus, b.terminationStatus].sorted() == [0, 2] || [a.terminationStatus, b.terminationStatus] == [0, 0])
-        #expect(PNGFiles.list(under: w.snapshots).count == 216)
+        #expect(PNGFiles.list(under: w.snapshots).count == 432)
         let check = try w.run("check", "--preset", "swiftui-switch")
         #expect(check.status == 0 && check.stdout.isEmpty, "\(check)")
     }
