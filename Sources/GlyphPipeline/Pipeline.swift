@@ -67,7 +67,9 @@ public enum Pipeline {
                 if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                 found += findings
             }
-            for component in componentSlices(items) {
+            for slice in componentSlices(items) {
+                // The component's scenes, resolved once for its renders and rules, dropped with it.
+                let component = slice.map { $0.resolved() }
                 let done = try renderComponent(component, options: options, drawing: drawing)
                 if let auditor = options.auditor {
                     let input = AuditInput(specs: [spec], items: component, glyphs: done.map { $0.glyph! }, jobs: jobs,
@@ -169,7 +171,7 @@ extension Pipeline {
                                   progress: (@Sendable (Int) -> Void)? = nil) -> [String] {
         let items = plan.items
         return parallelMap(items.count, jobs: jobs) { i -> String? in
-            let item = items[i]
+            let item = items[i].resolved()
             do {
                 for format in formats {
                     let data: Data
