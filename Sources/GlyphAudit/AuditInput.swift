@@ -161,7 +161,9 @@ public final class AuditInput: Sendable {
         let glyphs = GlyphStore(entries)
         self.drawing = drawing
         self.specs = specs
-        self.items = items
+        // The rules read the scenes of rendered variants many times: resolve them once. The pass
+        // across components (no glyphs) reads few, for a whole preset: those are resolved on access.
+        self.items = entries.isEmpty && rasters == nil ? items : items.map { $0.resolved() }
         self.rasters = rasters
         self.jobs = jobs
         self.glyphs = glyphs

@@ -75,7 +75,9 @@ public enum Pipeline {
                 if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                 found += findings
             }
-            for component in componentSlices(items) {
+            for slice in componentSlices(items) {
+                // The component's scenes, resolved once for its renders and rules, dropped with it.
+                let component = slice.map { $0.resolved() }
                 // Under --incremental: the component's inputs, and its audit's key in the cache.
                 let componentInputs = options.incremental ? options.snapshots?.manifestInputs.map { m in component.map { m.input($0) } } : nil
                 let cacheKey = componentInputs.flatMap { i in options.auditCache?.key(component, digests: i.map(\.digest)) }
@@ -262,7 +264,7 @@ extension Pipeline {
                                   progress: (@Sendable (Int) -> Void)? = nil) -> [String] {
         let items = plan.items
         return parallelMap(items.count, jobs: jobs) { i -> String? in
-            let item = items[i]
+            let item = items[i].resolved()
             do {
                 for format in formats {
                     let data: Data

@@ -2116,7 +2116,9 @@ When the folder has a `manifest.json`, the accepted variants' entries are taken 
 draws nothing, so it cannot say which inputs drew the candidates, and an entry of the old inputs
 would make the next `check` call the accepted baselines stale. Until a `check --update` (or `run
 --update`) on a machine with the CI renderer records them again, those variants are neither grouped
-by cause nor stale, and their audit margins are not watched.
+by cause nor stale, and their audit margins are not watched. Variants whose inputs changed but whose
+pixels did not (the unchecked states, when only the tick got heavier) keep their old entries and are
+listed as stale baselines — the manifest's, not the pixels' — until that `check --update`.
 
 - `--only KEY=VALUE` (repeatable, the keys of `--only` elsewhere) accepts the candidates of the
   variants it matches: `glyphaudit accept report/ --only preset=swiftui-switch --only scale=2`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GlyphColor
 import GlyphCore
 import GlyphRender
 
@@ -33,6 +34,28 @@ struct PlanTests {
         // first to the lighter shard: 1152 → 1, 432 → 2, 432 → 2, 324 → 2 gives 1152 and 1188.
         let two = try (1...2).map { try Plan(specs: specs, shard: Shard("\($0)/2")!).items.count }
         #expect(two == [1152, 1188])
+    }
+
+    @Test("a plan keeps no scene per variant; one resolved late is the scene of its spec and layout")
+    func scenesResolvedLate() throws {
+        let plan = try Plan(specs: [Presets.load("swiftui-checkbox")])
+        #expect(plan.items.count == 432, "216 and their focused twins")
+        #expect(plan.items.allSatisfy { !$0.isResolved })
+        let item = try #require(plan.items.first { $0.variant.theme == "default" && $0.variant.state == .checked })
+        let resolved = item.resolved()
+        #expect(resolved.isResolved)
+        // Assets/presets/swiftui-checkbox.json: themes.default has surface #FFFFFF, label #000000.
+        let scene = resolved.scene
+        #expect(scene.surface?.color?.authored.hex == "#FFFFFF")
+        #expect(scene.label?.color?.authored.hex == "#000000")
+        #expect(scene.label?.color?.source.keyPath == "themes.default.label")
+        // Read without resolving, the same scene: the same parts, rects and colours.
+        let lazy = item.scene
+        #expect(lazy.parts.map(\.kind) == scene.parts.map(\.kind))
+        #expect(lazy.parts.map(\.rect) == scene.parts.map(\.rect))
+        #expect(lazy.parts.map(\.color) == scene.parts.map(\.color))
+        // appearance.checked: ring, no fill, a check mark.
+        #expect(scene.parts.map(\.kind) == [.surface, .ring, .mark, .label])
     }
 
     @Test("--shard text")

@@ -208,7 +208,7 @@ struct CLIFingerprintTests {
             let r = try run(["run", "--preset", "swiftui-switch", "--fail-on", "warning", "--formats", "json", "--only", "scale=2",
                              "--report", "ci"] + extra, in: dir, ci: value)
             #expect(r.status == 1, "\(extra) CI=\(value ?? "(unset)"): \(r.stderr)")
-            #expect(PNGFiles.list(under: dir.url.appendingPathComponent("ci/new-snapshots")).count == 72)
+            #expect(PNGFiles.list(under: dir.url.appendingPathComponent("ci/new-snapshots")).count == 144, "72 and their focused twins")
         }
 
         // Copied over the snapshot folder, the renders are the baselines: clean, compared exactly.

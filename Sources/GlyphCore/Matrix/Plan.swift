@@ -2,24 +2,72 @@ import Dispatch
 import Foundation
 
 /// A variant with its spec, layout and scene, ready to render.
+///
+/// A plan holds one for every selected variant for the whole run, so it is kept small: the spec
+/// is shared by every variant planned from it (one box per spec and display setting, not a copy
+/// of the spec's fields in each), and the scene is resolved when it is needed (`resolved()`; the
+/// pipeline resolves a component's variants when it reaches them) rather than kept for each
+/// variant of the matrix (about 3 KB each; docs/performance.md). The scene is a pure function of
+/// the spec and the layout, so a scene resolved late is the same as one resolved up front.
 public struct PlannedVariant: Sendable {
-    public let spec: Spec
+    private let shared: SharedSpec
+    public var spec: Spec { shared.spec }
     public let layout: Layout
-    /// What the variant draws, resolved once: the renderer and the rules read it.
-    public let scene: Scene
+    private let resolvedScene: ResolvedScene?
+    /// What the variant draws: the renderer and the rules read it. Resolved on each access unless
+    /// the item was `resolved()` (or made with `init(spec:layout:index:)`).
+    public var scene: Scene { resolvedScene?.scene ?? Scene(spec: shared.spec, layout: layout) }
     /// Position in the whole selected (filtered, unsharded) matrix: the same in every shard.
     public let index: Int
     public var variant: Variant { layout.variant }
 
+    /// An item with its scene resolved.
     public init(spec: Spec, layout: Layout, index: Int) {
-        self.spec = spec
+        shared = SharedSpec(spec)
         self.layout = layout
-        scene = Scene(spec: spec, layout: layout)
+        resolvedScene = ResolvedScene(Scene(spec: spec, layout: layout))
         self.index = index
+    }
+
+    /// An item whose scene is resolved when it is read (what a plan keeps).
+    init(shared: SharedSpec, layout: Layout, index: Int) {
+        self.shared = shared
+        self.layout = layout
+        resolvedScene = nil
+        self.index = index
+    }
+
+    private init(_ item: PlannedVariant, scene: Scene) {
+        shared = item.shared
+        layout = item.layout
+        resolvedScene = ResolvedScene(scene)
+        index = item.index
+    }
+
+    /// Whether `scene` is kept (else it is resolved on each access).
+    public var isResolved: Bool { resolvedScene != nil }
+
+    /// The same item with its scene resolved once and kept: for the variants worked on now (a
+    /// component being rendered and audited), whose scene is read many times.
+    public func resolved() -> PlannedVariant {
+        resolvedScene != nil ? self : PlannedVariant(self, scene: Scene(spec: shared.spec, layout: layout))
     }
 }
 
-/// The selected variants of a set of specs, all laid out (so every error surfaces before anything is written).
+/// A resolved scene, held by reference: an item without one keeps a pointer's room, not a scene's.
+final class ResolvedScene: Sendable {
+    let scene: Scene
+    init(_ scene: Scene) { self.scene = scene }
+}
+
+/// A spec shared by the planned variants made from it.
+final class SharedSpec: Sendable {
+    let spec: Spec
+    init(_ spec: Spec) { self.spec = spec }
+}
+
+/// The selected variants of a set of specs, all laid out (so every error surfaces before anything is written);
+/// their scenes are resolved when read (`PlannedVariant.resolved()`).
 public struct Plan: Sendable {
     public let specs: [Spec]
     public let items: [PlannedVariant]
@@ -48,9 +96,13 @@ public struct Plan: Sendable {
         }
         let keep = shard.map { $0.members(selected.map { $0.1.preset }) }
         var items: [PlannedVariant] = []
+        // One shared spec per spec and display setting (specs' names are unique).
+        var shared: [String: SharedSpec] = [:]
         for (index, (spec, v)) in selected.enumerated() where keep?[index] ?? true {
-            let derived = spec.spec(for: v.setting)
-            items.append(PlannedVariant(spec: derived, layout: try Layout(spec: derived, variant: v, text: text), index: index))
+            let key = "\(spec.name)\u{0}\(v.setting?.rawValue ?? "")"
+            let derived = shared[key] ?? SharedSpec(spec.spec(for: v.setting))
+            shared[key] = derived
+            items.append(PlannedVariant(shared: derived, layout: try Layout(spec: derived.spec, variant: v, text: text), index: index))
         }
         self.items = items
         self.total = total
