@@ -329,7 +329,7 @@ as it did.
 | `boldText` | Bold Text (`legibilityWeight == .bold`) | the label in the bold face of its style (a wider row); marks and images as the patch says (a heavier `sizes.md.markWeight`, a bold image in `images.on`) |
 | `onOffLabels` | On/Off Labels (drawn switches only) | iOS's `\|` and `○` on the track, as `"onOffLabels": true` ([above](#onoff-labels)) |
 | `differentiateWithoutColor` | Differentiate Without Color | the appearance the patch gives (a mark, a ring) |
-| `rightToLeft` | a right-to-left language (`layoutDirection == .rightToLeft`) | leading and trailing swap: the label moves to the other side of the glyph. Marks are not mirrored (iOS keeps a checkmark as it is) unless the spec says `"mirrorsInRightToLeft": true`; a switch's knob keeps its side. |
+| `rightToLeft` | a right-to-left language (`layoutDirection == .rightToLeft`) | leading and trailing swap: the label moves to the other side of the glyph. Marks are not mirrored (iOS keeps a checkmark as it is) unless the spec says `"mirrorsInRightToLeft": true`. A drawn switch mirrors as `UISwitch` does in a right-to-left layout: on, the knob sits at the left end, off at the right; its track marks and On/Off Labels mirror with it. |
 
 `settings` is an array of names (each drawn with only the built-in effect above), or an object of name →
 partial spec: a [JSON Merge Patch (RFC 7386)](https://www.rfc-editor.org/rfc/rfc7386) merged over the

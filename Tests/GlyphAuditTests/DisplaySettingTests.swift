@@ -147,6 +147,28 @@ struct DisplaySettingTests {
         #expect(rtl.frame.width == 20 && rtl.canvas.width == plain.canvas.width)
     }
 
+    @Test("A switch mirrors right to left as UISwitch does: on, the 27 pt knob sits 2 pt from the track's left end; the On/Off Labels mirror with it")
+    func switchRightToLeft() throws {
+        let spec = try loadSpec(Self.switchSpec(#", "settings": ["rightToLeft", "onOffLabels"]"#)).get()
+        let plan = try Plan(specs: [spec])
+        func item(_ id: String) throws -> PlannedVariant { try #require(plan.items.first { $0.variant.id == id }) }
+        for state in ["on", "off"] {
+            let ltr = try item("sw/switch-md/L/default/\(state)@2x").layout
+            let rtl = try item("sw/switch-md/L/default+rightToLeft/\(state)@2x").layout
+            let track = rtl.glyph, knob = try #require(rtl.knob)
+            #expect(knob.width == 27)
+            // Mirrored about the track's middle: on at the left end (2 pt inset), off at the right end.
+            if state == "on" { #expect(abs(knob.minX - (track.minX + 2)) < 1e-9) } else { #expect(abs(knob.maxX - (track.maxX - 2)) < 1e-9) }
+            let l = try #require(ltr.knob)
+            #expect(abs((knob.minX - track.minX) - (ltr.glyph.maxX - l.maxX)) < 1e-9)
+        }
+        // `|` (on) 11 pt from the track's leading end: the right end, right to left.
+        let track = Rect(x: 0, y: 0, width: 51, height: 31)
+        let bar = Scene.onOffLabelRect(track: track, on: true, rightToLeft: true)
+        #expect(abs(bar.midX - (51 - 11)) < 1e-9)
+        #expect(abs(Scene.onOffLabelRect(track: track, on: false, rightToLeft: true).midX - 12) < 1e-9)
+    }
+
     @Test("Marks are not mirrored right to left unless mirrorsInRightToLeft; On/Off Labels draw iOS's | and ○")
     func mirroringAndLabels() throws {
         let spec = try loadSpec(Self.checkbox(#", "settings": ["rightToLeft"]"#)).get()

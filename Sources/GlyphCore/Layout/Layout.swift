@@ -196,8 +196,10 @@ public struct Layout: Sendable {
         if drawnSwitch {
             let d = size.knobDiameter(v.state) * k
             let inset = size.knobInset(v.state) * k
-            let on = v.state == .on
-            let cx = on ? glyph.maxX - inset - d / 2 : glyph.minX + inset + d / 2
+            // On: the knob at the trailing end — the right, or the left in a right-to-left layout
+            // (UISwitch mirrors there).
+            let atRight = (v.state == .on) != (v.setting == .rightToLeft)
+            let cx = atRight ? glyph.maxX - inset - d / 2 : glyph.minX + inset + d / 2
             knob = Rect(x: cx - d / 2, y: glyph.midY - d / 2, width: d, height: d)
         } else {
             knob = nil

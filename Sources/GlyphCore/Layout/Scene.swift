@@ -259,7 +259,7 @@ public struct Scene: Sendable {
                 if spec.onOffLabels, marks.track.isEmpty {
                     let label = MarkSpec.onOffLabel(on: on)
                     if let c = color(label.role, over: track) {
-                        parts.append(Scene.switchMark(label, rect: Scene.onOffLabelRect(track: track.rect, on: on),
+                        parts.append(Scene.switchMark(label, rect: Scene.onOffLabelRect(track: track.rect, on: on, rightToLeft: v.setting == .rightToLeft),
                                                       name: on ? "on label" : "off label", weight: 0, color: c, beneath: .track))
                     }
                 }
@@ -354,7 +354,9 @@ public struct Scene: Sendable {
     /// knob when on, after it when off), its side the mark's `size` (a percentage of the track's height) or half the track's height.
     public static func trackMarkRect(_ mark: MarkSpec, track: Rect, knob: Rect, on: Bool, k: Double) -> Rect {
         let side = mark.size?.side(box: track.height, k: k) ?? track.height * trackMarkShare
-        let free = on ? Rect(x: track.minX, y: track.minY, width: max(0, knob.minX - track.minX), height: track.height)
+        // The part of the track the knob leaves free (the knob's side says it: a right-to-left layout mirrors it).
+        let knobAtRight = knob.midX > track.midX
+        let free = knobAtRight ? Rect(x: track.minX, y: track.minY, width: max(0, knob.minX - track.minX), height: track.height)
             : Rect(x: knob.maxX, y: track.minY, width: max(0, track.maxX - knob.maxX), height: track.height)
         return free.centred(width: side, height: side)
     }
@@ -363,9 +365,11 @@ public struct Scene: Sendable {
     /// numbers were read off Xcode's view inspector; Apple publishes none): the `|` 1 × 10 pt, centred
     /// 11 pt from the track's leading end; the `○` a 1 pt ring of radius 5 pt (to the stroke's
     /// middle), centred 12 pt from its trailing end. Other tracks scale them by the track's height.
-    public static func onOffLabelRect(track: Rect, on: Bool) -> Rect {
+    public static func onOffLabelRect(track: Rect, on: Bool, rightToLeft: Bool = false) -> Rect {
         let u = track.height / 31
-        let cx = on ? track.minX + 11 * u : track.maxX - 12 * u
+        let ltr = on ? track.minX + 11 * u : track.maxX - 12 * u
+        // Right to left, mirrored about the track's middle (the knob is mirrored too).
+        let cx = rightToLeft ? track.minX + track.maxX - ltr : ltr
         let side = (on ? 10 : 11) * u
         return Rect(x: cx - side / 2, y: track.midY - side / 2, width: side, height: side)
     }
