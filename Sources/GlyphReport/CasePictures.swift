@@ -4,7 +4,7 @@ import GlyphRaster
 import GlyphSnapshot
 
 // The picture of a failed JUnit snapshot case. GitLab shows one `[[ATTACHMENT|…]]` of a test case
-// (the first), so each failed case attaches one picture: the side-by-sides (expected | diff | actual)
+// (the first), so each failed case attaches one picture: the side-by-sides (expected | actual | diff)
 // of its failed snapshots, one under another. It is composed from the pictures in the report folder
 // when the report is written (`run`, and `merge-reports` after copying the shards' pictures).
 

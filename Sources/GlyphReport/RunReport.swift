@@ -169,7 +169,7 @@ public struct SnapshotRecord: Codable, Sendable, Equatable {
     public var expected: String?
     public var actual: String?
     public var diff: String?
-    /// The three in one picture (expected | diff | actual), relative to the report folder.
+    /// The three in one picture (expected | actual | diff), relative to the report folder.
     public var sideBySide: String?
     /// The render staged for `glyphaudit accept` (`candidates/<variant id>.png`), relative to the report folder.
     public var candidate: String? = nil

@@ -201,9 +201,10 @@ public enum ImageComparator {
         return canvas
     }
 
-    /// expected | diff | actual in one picture, top-aligned, `gap` pixels apart, on `gapColor`.
-    public static func sideBySide(expected: Raster, diff: Raster, actual: Raster, gap: Int = 4) -> Raster {
-        let parts = [expected, diff, actual]
+    /// expected | actual | diff in one picture (left to right, the order of swift-snapshot-testing's
+    /// attachments and of the CI pictures), top-aligned, `gap` pixels apart, on `gapColor`.
+    public static func sideBySide(expected: Raster, actual: Raster, diff: Raster, gap: Int = 4) -> Raster {
+        let parts = [expected, actual, diff]
         let width = parts.reduce(0) { $0 + $1.width } + 2 * gap
         let height = parts.map(\.height).max() ?? 0
         var canvas = Raster(width: width, height: height, fill: gapColor)

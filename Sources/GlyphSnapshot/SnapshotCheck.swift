@@ -444,7 +444,7 @@ public struct SnapshotChecker: Sendable {
         let sideURL = folder.appendingPathComponent("\(id).sidebyside.png")
         try AtomicFile.write(try actual.pngData(), to: actualURL)
         try AtomicFile.write(try diff.pngData(), to: diffURL)
-        let side = ImageComparator.sideBySide(expected: expected, diff: diff, actual: actual)
+        let side = ImageComparator.sideBySide(expected: expected, actual: actual, diff: diff)
         try AtomicFile.write(try side.pngData(), to: sideURL)
         return .init(actual: actualURL.path, diff: diffURL.path, sideBySide: sideURL.path)
     }

@@ -18,7 +18,7 @@ enum CheckCommand {
         A variant fails when more pixels differ than the gates allow (with no gate, any pixel) or when
         its size changed. The largest colour difference is on --threshold's scale. For each failing
         variant three PNGs go to --out: <id>.actual.png, <id>.diff.png (pixelmatch's diff image) and
-        <id>.sidebyside.png (expected | diff | actual).
+        <id>.sidebyside.png (expected | actual | diff).
 
         DIR/renderer.json records what rendered the baselines: glyphaudit's render version, cairo,
         pango, librsvg, libpng, zlib and the label fonts (name and SHA-256). When it is this renderer's,

@@ -54,6 +54,14 @@ extension Raster {
         return Array(pixels[i..<i + 4])
     }
 
+    /// The `width` × `height` pixels with their top-left corner at (x, y): one panel of a composed picture.
+    public func region(x: Int, y: Int, width w: Int, height h: Int) -> Raster {
+        var out: [UInt8] = []
+        out.reserveCapacity(w * h * 4)
+        for row in y..<(y + h) { out += pixels[((row * width + x) * 4)..<((row * width + x + w) * 4)] }
+        return Raster(width: w, height: h, pixels: out)
+    }
+
     /// Sets a pixel to black or white, whichever is farther from its colour.
     public mutating func setContrasting(_ x: Int, _ y: Int) {
         let i = (y * width + x) * 4

@@ -70,7 +70,7 @@ struct SnapshotTests {
         #expect(abs(d.mismatchRatio - 1 / Double(baseline.width * baseline.height)) < 1e-12)
         #expect(report.exitStatus == 1)
 
-        // The three pictures: the render, pixelmatch's diff (red at the changed pixel) and expected | diff | actual.
+        // The three pictures: the render, pixelmatch's diff (red at the changed pixel) and expected | actual | diff.
         let outputs = try #require(r.outputs)
         let actual = try Raster(contentsOfPNG: URL(fileURLWithPath: outputs.actual))
         #expect(actual == s.render(index))
@@ -78,8 +78,15 @@ struct SnapshotTests {
         #expect(diff.width == baseline.width && diff.height == baseline.height)
         #expect(diff.rgbaBytes(x, y) == [255, 0, 0, 255])
         let side = try Raster(contentsOfPNG: URL(fileURLWithPath: outputs.sideBySide))
-        #expect(side.width == 3 * baseline.width + 8 && side.height == baseline.height)
-        #expect(side.rgbaBytes(baseline.width + 4 + x, y) == [255, 0, 0, 255])
+        let w = baseline.width, h = baseline.height
+        #expect(side.width == 3 * w + 8 && side.height == h)
+        // Left to right: the baseline (with its changed pixel), the render, the diff; grey 4 px gaps between.
+        #expect(side.region(x: 0, y: 0, width: w, height: h) == baseline)
+        #expect(side.region(x: w + 4, y: 0, width: w, height: h) == s.render(index))
+        #expect(side.region(x: 2 * (w + 4), y: 0, width: w, height: h) == diff)
+        #expect(side.rgbaBytes(2 * (w + 4) + x, y) == [255, 0, 0, 255], "the red pixel is in the right panel")
+        #expect(side.rgbaBytes(w + 4 + x, y) != [255, 0, 0, 255])
+        #expect(side.region(x: w, y: 0, width: 4, height: h) == Raster(width: 4, height: h, fill: ImageComparator.gapColor))
         #expect(outputs.actual.hasSuffix("\(r.id).actual.png"))
         #expect(outputs.diff.hasSuffix("\(r.id).diff.png"))
         #expect(outputs.sideBySide.hasSuffix("\(r.id).sidebyside.png"))
@@ -358,9 +365,14 @@ struct SnapshotTests {
 
         let same = ImageComparator.compare(expected: a, actual: a)
         #expect(same.difference.identical && same.diff == nil)
-        let side = ImageComparator.sideBySide(expected: a, diff: b, actual: a, gap: 2)
+        // expected (3 × 2) | actual (2 × 3) | diff (3 × 3), 2 px apart: the panels by their sizes and colours.
+        let red = Raster(width: 3, height: 3, fill: RGBA(r8: 255, g8: 0, b8: 0, a8: 255))
+        let side = ImageComparator.sideBySide(expected: a, actual: b, diff: red, gap: 2)
         #expect(side.width == 3 + 2 + 2 + 2 + 3 && side.height == 3)
         #expect(side.rgbaBytes(3, 0) == [128, 128, 128, 255])
+        #expect(side.region(x: 0, y: 0, width: 3, height: 2) == a && side.rgbaBytes(0, 2) == [128, 128, 128, 255], "expected on the left, grey under it")
+        #expect(side.region(x: 5, y: 0, width: 2, height: 3) == b, "actual in the middle")
+        #expect(side.region(x: 9, y: 0, width: 3, height: 3) == red, "the diff on the right")
     }
 
     @Test("folder diff: pairs by relative path, lists one-sided files, names unreadable files")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import GlyphRaster
 import GlyphTestSupport
+import GlyphSnapshotTestSupport
 
 // The reports a CI reads, as `glyphaudit run` writes them: on the built-in presets (reduced matrix)
 // with one baseline changed and one missing, and on a spec of one's own written out with
@@ -50,9 +51,18 @@ struct CLICIOutputTests {
         // One attachment per failed case, its picture (GitLab shows the first attachment alone).
         let attachments = junit.matches(of: try Regex(#"\[\[ATTACHMENT\|([^\]]+)\]\]"#)).compactMap { $0.output[1].substring.map(String.init) }
         #expect(attachments == ["out/snapshots/swiftui-switch/switch-md.failed.png", "out/snapshots/rvs-checkbox/square-md.failed.png"], "\(attachments)")
-        // The changed one's picture is its side-by-side (expected | diff | actual); the new one's its render.
+        // The changed one's picture is its side-by-side (expected | actual | diff); the new one's its render.
         let side = try Raster(contentsOfPNG: run.w.url.appendingPathComponent("out/snapshots/\(BuiltinCIRun.changed).sidebyside.png"))
         #expect(try Raster(contentsOfPNG: run.w.url.appendingPathComponent(attachments[0])) == side)
+        // Its panels left to right, 4 px apart: the changed baseline, the render, pixelmatch's diff.
+        let picture = { (kind: String) in try Raster(contentsOfPNG: run.w.url.appendingPathComponent("out/snapshots/\(BuiltinCIRun.changed).\(kind).png")) }
+        let expected = try Raster(contentsOfPNG: run.w.url.appendingPathComponent("snap/\(BuiltinCIRun.changed).png"))
+        let (w, h) = (expected.width, expected.height)
+        #expect(side.width == 3 * w + 8 && side.height == h)
+        #expect(try picture("expected") == expected)
+        #expect(side.region(x: 0, y: 0, width: w, height: h) == expected)
+        #expect(try side.region(x: w + 4, y: 0, width: w, height: h) == picture("actual"))
+        #expect(try side.region(x: 2 * (w + 4), y: 0, width: w, height: h) == picture("diff"))
         let render = try Raster(contentsOfPNG: run.w.url.appendingPathComponent("out/images/\(BuiltinCIRun.missing).png"))
         #expect(try Raster(contentsOfPNG: run.w.url.appendingPathComponent(attachments[1])) == render)
         #expect(!junit.contains("Assets/"), "no path into the tool's own files")
