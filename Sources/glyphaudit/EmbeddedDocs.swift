@@ -1831,8 +1831,9 @@ four built-in presets. It then reads each variant's baseline and gives every var
 - **Pictures.** For each mismatch, three files go to `--out DIR` (default
   `glyphaudit-out/snapshots`):
   `<id>.actual.png` (the render), `<id>.diff.png` (pixelmatch's diff image: the baseline faded to
-  grey with opacity `--alpha`, default 0.1, differences in red, anti-aliasing in yellow) and `<id>.sidebyside.png` (expected | diff |
-  actual, top-aligned, 4 px apart on grey). Nothing else is written to `--out`, and the folder is
+  grey with opacity `--alpha`, default 0.1, differences in red, anti-aliasing in yellow) and `<id>.sidebyside.png` (expected |
+  actual | diff from left to right, as the JUnit attachments and swift-snapshot-testing order them;
+  top-aligned, 4 px apart on grey). Nothing else is written to `--out`, and the folder is
   not emptied first.
 - **Writes.** Only three options write or delete a baseline:
   - `--record` writes the baselines that are missing (and `renderer.json`, see above);
