@@ -68,7 +68,8 @@ public struct Auditor: Sendable {
 
     /// One pass of every rule that runs over `input`, with the configured severities; unordered
     /// and not yet matched with accepted findings (`conclude` does that once, for the whole run).
-    public func findings(_ input: AuditInput, pass: AuditPass) -> [Finding] {
+    /// `times`, when given, gets each rule's wall time.
+    public func findings(_ input: AuditInput, pass: AuditPass, times: RuleTimes? = nil) -> [Finding] {
         var findings: [Finding] = []
         // Focused variants draw the unfocused glyph plus a ring: only `focus-indicator` looks at them.
         let unfocused = input.withoutFocused()
@@ -79,10 +80,12 @@ public struct Auditor: Sendable {
         for rule in rules {
             let setting = config.rules[rule.id]
             if setting?.severity == .off { continue }
+            let start = times == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             let found = switch pass {
             case .acrossComponents: rule.checkAcrossComponents(rule is FocusIndicatorRule ? input : unfocused, options(for: rule))
             case .components: rule.check(rule is FocusIndicatorRule ? input : unfocused, options(for: rule))
             }
+            times?.add(rule.id, DispatchTime.now().uptimeNanoseconds - start)
             for var f in found {
                 if let s = setting?.severity?.severity {
                     // The configured severity replaces the rule's failure level; lower levels are never raised.

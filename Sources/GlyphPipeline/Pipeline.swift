@@ -24,6 +24,8 @@ public struct PipelineOptions: Sendable {
     /// is not drawn; its audit comes from `auditCache`.
     public var incremental: Bool = false
     public var auditCache: AuditCache?
+    /// Measures how long each preset, component and rule takes (`PipelineResult.timings`, JUnit's `time`).
+    public var timed: Bool = false
 
     public init(jobs: Int = defaultJobs, auditor: Auditor? = nil, evidence: URL? = nil, snapshots: SnapshotChecker? = nil,
                 pictures: URL? = nil) {
@@ -45,6 +47,8 @@ public struct PipelineResult: Sendable {
     public var variants: [VariantRecord]
     /// The audit numbers measured per variant id (`AuditMargins`).
     public var margins: [String: [String: Double]] = [:]
+    /// The run's times, when `PipelineOptions.timed` asked for them.
+    public var timings: [PresetTiming]?
 }
 
 /// select → render → audit → snapshot check → pictures, streaming.
@@ -66,16 +70,25 @@ public enum Pipeline {
         var margins: [String: [String: Double]] = [:]
         var variants: [VariantRecord] = []
         variants.reserveCapacity(plan.items.count)
+        var timer = options.timed ? PipelineTimer() : nil
+        let ruleOrder = options.auditor?.rules.map(\.id) ?? []
 
         for (spec, items) in presetSlices(plan) {
+            let sliceStart = PipelineTimer.now()
+            let slices = componentSlices(items)
+            // The pass across components, per rule, shared evenly among the slice's components.
+            let across = timer == nil ? nil : RuleTimes()
+            defer { timer?.preset(spec.name, PipelineTimer.now() - sliceStart) }
             if let auditor = options.auditor {
                 // Colours across the preset's components: layouts only, no pixels.
                 let input = AuditInput(specs: [spec], items: items, glyphs: [], jobs: jobs, drawing: drawing)
-                var findings = auditor.findings(input, pass: .acrossComponents)
+                var findings = auditor.findings(input, pass: .acrossComponents, times: across)
                 if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                 found += findings
             }
-            for slice in componentSlices(items) {
+            let share = (across?.all ?? [:]).mapValues { $0 / UInt64(max(1, slices.count)) }
+            for slice in slices {
+                let componentStart = PipelineTimer.now()
                 // The component's scenes, resolved once for its renders and rules, dropped with it.
                 let component = slice.map { $0.resolved() }
                 // Under --incremental: the component's inputs, and its audit's key in the cache.
@@ -87,14 +100,18 @@ public enum Pipeline {
                     snapshotResults += reused.snapshots
                     inputs += componentInputs
                     variants += reused.variants
+                    timer?.component(spec.name, slice[0].variant.component, setting: slice[0].variant.setting,
+                                     render: PipelineTimer.now() - componentStart, rules: [:], ruleOrder: ruleOrder)
                     continue
                 }
                 let done = try renderComponent(component, options: options, drawing: drawing)
+                let rendered = PipelineTimer.now() - componentStart
+                let ruleTimes = timer == nil ? nil : RuleTimes()
                 if let auditor = options.auditor {
                     let input = AuditInput(specs: [spec], items: component, glyphs: done.map { $0.glyph! }, jobs: jobs,
                                            drawing: drawing)
                     let measured = AuditMargins()
-                    var findings = AuditMargins.$current.withValue(measured) { auditor.findings(input, pass: .components) }
+                    var findings = AuditMargins.$current.withValue(measured) { auditor.findings(input, pass: .components, times: ruleTimes) }
                     if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                     found += findings
                     let numbers = measured.all
@@ -113,6 +130,10 @@ public enum Pipeline {
                                                   dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
                                                   scale: v.scale, image: d.picture, width: d.width, height: d.height))
                 }
+                if let ruleTimes {
+                    timer?.component(spec.name, slice[0].variant.component, setting: slice[0].variant.setting, render: rendered,
+                                     rules: ruleTimes.all.merging(share, uniquingKeysWith: +), ruleOrder: ruleOrder)
+                }
                 options.progress?(component.count)
             }
         }
@@ -121,7 +142,7 @@ public enum Pipeline {
         let snapshots = options.snapshots.map { checker in
             checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs, margins: options.auditor == nil ? [:] : margins)
         }
-        return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins)
+        return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins, timings: timer?.timings)
     }
 
     /// What a component reused under --incremental gives the run.
@@ -336,6 +357,9 @@ public struct RunJob: Sendable {
     public var marginTolerance: Double = RunJob.defaultMarginTolerance
     public var marginSeverity: Severity = .warning
     public static let defaultMarginTolerance = 0.25
+    /// Times each preset, component and rule into the report (`RunReport.timings`, JUnit's `time`);
+    /// off, the report holds no time and the same inputs give byte-identical reports.
+    public var timed = false
 
     public init(jobs: Int = defaultJobs, config: AuditConfig = AuditConfig(), report: URL,
                 formats: [ReportFormat] = ReportFormat.allCases, shard: Shard? = nil, failOn: Severity? = .error,
@@ -403,6 +427,7 @@ extension Pipeline {
                                       evidence: pictures ? job.report.appendingPathComponent("evidence") : nil,
                                       snapshots: checker, pictures: pictures ? job.report : nil)
         options.progress = job.progress
+        options.timed = job.timed
         if job.incremental, let folder = job.snapshots {
             options.incremental = true
             options.auditCache = AuditCache(snapshots: folder, auditor: auditor, tool: job.tool)
@@ -429,6 +454,7 @@ extension Pipeline {
                                rules: auditor.rules.map { RuleRecord($0, config: job.config) })
         if job.staging { report.inputs = job.inputs }
         report.snapshotGroups = done.snapshots?.groups
+        report.timings = done.timings
         report.canonicalize()
         return RunOutcome(report: report, audit: audit, snapshots: done.snapshots)
     }

@@ -69,9 +69,13 @@ extension RunReport {
     /// case's picture (`writeCasePictures`; `casePictures` names those written, nil: the ones the
     /// report's pictures would make). Both read the path from the repository root (Jenkins'
     /// workspace, GitLab's `$CI_PROJECT_DIR`), so it is prefixed with `attachmentBase`, the report
-    /// folder from there. Every element carries `time="0"` (no clock goes into a report;
-    /// dorny/test-reporter shows a missing time as NaN). A case and its suite name the spec in `file`
-    /// (from the root, `paths`) only when it is a file of the repository (not a built-in preset).
+    /// folder from there. Every element carries a `time`, in seconds with three decimals, from
+    /// `timings` (`JUnitTimes`): a rule's case the rule's time on the component, a snapshot case the
+    /// component's renders and comparisons, rounded up to the millisecond; a suite its preset's whole
+    /// time (at least the sum of its cases'); `testsuites` the sum of its suites'. A report without
+    /// timings has `time="0"` everywhere (dorny/test-reporter shows a missing time as NaN). A case
+    /// and its suite name the spec in `file` (from the root, `paths`) only when it is a file of the
+    /// repository (not a built-in preset).
     public func junitXML(attachmentBase: String = "", paths: RepositoryPaths = .workingFolder(),
                          casePictures: [String: String]? = nil) -> String {
         let failing = Set(failingFindings.map(Self.findingKey))
@@ -79,6 +83,10 @@ extension RunReport {
         var suites = ""
         var totalTests = 0
         var totalFailures = 0
+        // Times in milliseconds; without timings every `time` is "0", as before there were any.
+        let clock = JUnitTimes(self)
+        func time(_ ms: Int) -> String { clock == nil ? "0" : PresetTiming.junitTime(ms) }
+        var totalTime = 0
         let variantsByPreset = Dictionary(grouping: variants, by: \.preset)
         let findingsByPreset = Dictionary(grouping: findings, by: \.preset)
         let snapshotsByPreset = Dictionary(grouping: snapshots?.results ?? [], by: \.id.preset)
@@ -108,7 +116,7 @@ extension RunReport {
                 }
             }
             var cases = ""
-            var tests = 0, failures = 0, skipped = 0
+            var tests = 0, failures = 0, skipped = 0, caseTimes = 0
             // GitLab reads `file` on a test case (not on its suite): the spec, from the repository root.
             let specFile = repositoryPath(preset.source, builtin: isBuiltin(preset.name), paths: paths)
             let caseFile = specFile.map { " file=\"\(xmlEscape($0))\"" } ?? ""
@@ -118,7 +126,9 @@ extension RunReport {
                 for (component, setting) in ruleCases {
                     tests += 1
                     let name = component + (setting.map { " under \($0.title)" } ?? "")
-                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule.id))\" name=\"\(xmlEscape(name))\"\(caseFile) time=\"0\""
+                    let ms = clock?.rule(preset.name, rule.id, component, setting) ?? 0
+                    caseTimes += ms
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + "." + rule.id))\" name=\"\(xmlEscape(name))\"\(caseFile) time=\"\(time(ms))\""
                     if rule.severity == .off {
                         skipped += 1
                         cases += ">\n      <skipped message=\"\(xmlEscape("\(rule.id) is off in the configuration"))\"/>\n    </testcase>\n"
@@ -162,7 +172,9 @@ extension RunReport {
                     let failed = mine.filter(\.failed)
                     let stale = mine.filter { $0.status == .stale && !$0.failed }
                     let checked = mine.filter { $0.status != .stale }.count
-                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"\(xmlEscape(component))\"\(caseFile) time=\"0\""
+                    let ms = clock?.snapshot(preset.name, component) ?? 0
+                    caseTimes += ms
+                    cases += "    <testcase classname=\"\(xmlEscape(preset.name + ".snapshot"))\" name=\"\(xmlEscape(component))\"\(caseFile) time=\"\(time(ms))\""
                     if failed.isEmpty && stale.isEmpty {
                         cases += "/>\n"
                         continue
@@ -190,14 +202,16 @@ extension RunReport {
             totalTests += tests
             totalFailures += failures
             let file = caseFile
+            let suiteTime = clock?.suite(preset.name, cases: caseTimes) ?? 0
+            totalTime += suiteTime
             suites += "  <testsuite name=\"\(xmlEscape(preset.name))\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\" "
-                + "skipped=\"\(skipped)\" time=\"0\"\(file)>\n"
+                + "skipped=\"\(skipped)\" time=\"\(time(suiteTime))\"\(file)>\n"
             suites += cases
             suites += "  </testsuite>\n"
         }
         // (The schema has no `skipped` on `testsuites`: each suite counts its own.)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"glyphaudit\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" time=\"0\">\n"
+            + "<testsuites name=\"glyphaudit\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" errors=\"0\" time=\"\(time(totalTime))\">\n"
             + suites + "</testsuites>\n"
     }
 

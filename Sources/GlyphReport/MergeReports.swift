@@ -65,6 +65,9 @@ extension RunReport {
             }
             if let groups = report.snapshotGroups { merged.snapshotGroups = SnapshotGroup.merge(merged.snapshotGroups ?? [], groups) }
         }
+        // The shards' times add up (a shard that was not timed adds nothing).
+        let timed = parts.compactMap(\.report.timings)
+        merged.timings = timed.isEmpty ? nil : PresetTiming.merge(timed)
         guard seen.count == merged.selected else {
             throw InputError(file: "merge-reports", message: "the reports hold \(seen.count) of the run's \(merged.selected) variants; a shard is missing")
         }

@@ -26,7 +26,7 @@ enum ReportDecoding {
 
     /// The keys of `RunReport` (and of `SnapshotSection`) kept in the skeleton.
     static let reportKeys: Set<String> = ["schema", "tool", "shard", "failOn", "selected", "filter", "presets", "rules", "inputs",
-                                          "snapshotGroups"]
+                                          "snapshotGroups", "timings"]
     static let snapshotKeys: Set<String> = ["folder", "candidates"]
 
     /// Throws `NotJSON` when the walk finds the bytes are not a JSON object; a `DecodingError` (its

@@ -74,6 +74,7 @@ extension RunReport {
             }
             snapshots = s
         }
+        canonicalizeTimings()
     }
 
     /// Writes the chosen formats into `folder` (atomically, each file whole). The CI formats' paths

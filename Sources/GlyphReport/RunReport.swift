@@ -33,6 +33,10 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// The changed and stale baselines grouped by cause (`SnapshotGroup`), when the snapshot folder
     /// has a manifest; nil (absent) otherwise.
     public var snapshotGroups: [SnapshotGroup]?
+    /// How long each preset, component and rule took (`PresetTiming`), for JUnit's `time`; nil
+    /// (absent) when the run was not timed (GLYPHAUDIT_REPRODUCIBLE, or a library call that did
+    /// not ask), so that the same inputs give byte-identical reports.
+    public var timings: [PresetTiming]? = nil
 
     public init(tool: String, shard: String? = nil, failOn: String, selected: Int, filter: String? = nil, presets: [PresetRecord],
                 variants: [VariantRecord], findings: [Finding], snapshots: SnapshotSection?, rules: [RuleRecord]) {

@@ -11,7 +11,7 @@ enum MergeReportsCommand {
         usage: "glyphaudit merge-reports DIR… [--out DIR] [--format LIST] [--fail-on LEVEL] [--root DIR] [--force] [--quiet]",
         discussion: """
         Each DIR is the --report folder of one `glyphaudit run --shard I/N`; its report.json and pictures
-        are read. The merged reports equal those of one unsharded run with the same --fail-on. Run the shards
+        are read. The merged reports equal those of one unsharded run with the same --fail-on (but for times). Run the shards
         with --fail-on never, so that each finishes and every shard's report is there to merge
         (`glyphaudit run --shard I/N --fail-on never --report out-I`): merge-reports decides the run, at its
         own --fail-on (default error, as run's; the level the shards ran with does not count, but all must
@@ -20,6 +20,7 @@ enum MergeReportsCommand {
         The shards' new-snapshots/ folders (renders without a baseline, under CI) are gathered into one, and
         so are their candidates/ (every changed and new render, staged under CI or with --stage, for
         `glyphaudit accept`) with their renderer.json, which must be the same in every shard.
+        junit.xml's times are the shards' added up (none with GLYPHAUDIT_REPRODUCIBLE=1, as for run).
         The pictures a report.json names are read only inside its shard folder: an absolute path, a `..`,
         a symbolic link or a file that is not a PNG is refused before anything is written (docs/limits.md).
         Exit status: 0 when the merged run passes; 1 when it has findings at or above --fail-on or snapshot
@@ -58,6 +59,8 @@ enum MergeReportsCommand {
         var merged = try RunReport.merge(parts)
         // The merge decides the run: the shards ran with their own level (`never`, so each finished).
         merged.failOn = failOn
+        // The shards' times add up; GLYPHAUDIT_REPRODUCIBLE drops them (time="0", no timings).
+        if Reproducible.requested() { merged.timings = nil }
         // Every picture the shards wrote, checked before any folder is made or file written: first
         // each name (a plain path inside the shard's folder, ending in .png), then each file (opened
         // inside the shard's folder without following a link, a regular PNG file within the PNG

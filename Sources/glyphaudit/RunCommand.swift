@@ -22,7 +22,9 @@ enum RunCommand {
         failing findings and snapshots are also printed as workflow annotations (at most 10 ::error and 10
         ::warning, one per rule and preset; docs/report-format.md). Paths in results.sarif, junit.xml and the
         annotations start at the repository root, the nearest folder holding .git at or above the working folder
-        (or --root DIR, which must hold the working folder), so a run from a subfolder links up.
+        (or --root DIR, which must hold the working folder), so a run from a subfolder links up. junit.xml gives
+        each test case the time its work took (report.json: timings); with GLYPHAUDIT_REPRODUCIBLE=1 no time
+        is written (time="0"), so the same inputs give byte-identical reports.
         Snapshots are compared exactly when --snapshots' renderer.json is this renderer's, else with
         anti-aliasing tolerance and a note per changed component (`glyphaudit check --help`). The summary
         lists at most 20 snapshot failures ("… and N more"; --verbose lists all).
@@ -141,6 +143,7 @@ enum RunCommand {
         job.stage = args.flag(AcceptCommand.stage)
         job.inputs = InputRecord.list(read, base: cwd)
         job.incremental = args.flag(ManifestOptions.incremental)
+        job.timed = !Reproducible.requested()
         if let t = try args.double(ManifestOptions.marginTolerance) {
             guard t >= 0 && t <= 1 else { throw UsageError(message: "--margin-tolerance takes a share from 0 to 1, got \(t)") }
             job.marginTolerance = t

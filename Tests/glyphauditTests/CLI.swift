@@ -26,7 +26,7 @@ enum CLI {
 
     /// Runs the tool with `arguments` in `directory`, with `environment` added. `CI` is not passed on
     /// from the test's own environment (CI runs the tests with CI=true, which changes what a missing
-    /// baseline does): a test that wants it sets it.
+    /// baseline does): a test that wants it sets it. GLYPHAUDIT_REPRODUCIBLE is 1 unless set.
     static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> Result {
         try launch(binary, arguments, in: directory, environment: environment)
     }
@@ -39,6 +39,9 @@ enum CLI {
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment
         env["CI"] = nil
+        // The tests compare runs byte for byte (and junit.xml's `time="0"`): no times in the reports
+        // unless a test asks for them (GLYPHAUDIT_REPRODUCIBLE="", CLIJUnitTimeTests).
+        env["GLYPHAUDIT_REPRODUCIBLE"] = "1"
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe()
