@@ -108,7 +108,7 @@ extension HTMLPage {
         others = max(0, others - 1)
         if others > 0 {
             let moreDiffs = folds.count - 1
-            h.add("<details class=\"more cause-more\"><summary>The other \(counted(others, "variant"))"
+            h.add("<details class=\"more cause-more\"><summary>\(others == 1 ? "The other variant" : "The other \(others) variants")"
                   + "\(moreDiffs > 0 ? " (\(counted(moreDiffs, "more distinct diff")))" : "")</summary>\n")
             for (i, fold) in folds.enumerated() {
                 let rest = i == 0 ? Array(fold.variants.dropFirst()) : fold.variants
