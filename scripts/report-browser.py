@@ -5,7 +5,7 @@ library only) to check a glyphaudit HTML report in a real browser. Used by scrip
     report-browser.py check INDEX.html --axe AXE.min.js [--screenshot PNG] [--json OUT.json] [--dom QUERY OUT.html]…
                       [--also INDEX2.html]
     report-browser.py tabs INDEX.html        (Tab presses to reach the Findings section)
-    report-browser.py review INDEX.html [--tick GROUP_ID]… [--out CMD.txt] [--width PX] [--screenshot PNG]
+    report-browser.py review INDEX.html [--tick GROUP_ID]… [--out CMD.txt] [--width PX] [--screenshot PNG] [--axe AXE.min.js]
 
 `check`, at each of the widths 390, 1024, 1400 and 2560 CSS px:
   - the page does not scroll sideways (document.documentElement.scrollWidth <= innerWidth);
@@ -22,10 +22,12 @@ use it to see a broken page caught). Exit 0 clean, 1 on a failure, 2 when it can
 `review` loads the page (1400 px wide, or --width) and, in its snapshot review box, reads the command
 shown with nothing ticked, then clicks (with the mouse, as a person would) the checkbox of each
 --tick GROUP_ID in turn, then the Copy button, and writes the command text then shown to --out
-(--screenshot: a picture of the snapshot section after that). It
+(--screenshot: a picture of the snapshot section after that; --axe: then, as ticked, at 390 px and
+at the width, no sideways scroll and no axe-core violation of impact serious or critical). It
 prints one JSON line: the text before ticking ("before"), the command ("command"), the count line
-("count"), what Copy said ("copy"), and any console error or exception ("problems"). Exit 0 when every
-group was found and ticked and the page reported no problem, 1 otherwise, 2 when it cannot run.
+("count"), what Copy said ("copy"), any console error or exception ("problems"), and what --axe
+checked ("checked"). Exit 0 when every group was found and ticked and nothing failed, 1 otherwise, 2
+when it cannot run.
 """
 import base64, json, os, select, shutil, subprocess, sys, tempfile, time
 
@@ -406,14 +408,14 @@ def click(b, selector):
     return True
 
 
-def review(index, ticks, out, width=1400, shot=None):
+def review(index, ticks, out, width=1400, shot=None, axe_path=None):
     """Ticks groups in the page's review box by clicking their checkboxes; writes the command shown."""
     binary = find_browser()
     if not binary:
         print("report-browser: no chromium (run scripts/setup --browser)", file=sys.stderr)
         return 2
     b = Browser(binary)
-    failures = []
+    failures, checked = [], []
     try:
         b.open_page()
         b.load(file_url(index), width)
@@ -429,6 +431,22 @@ def review(index, ticks, out, width=1400, shot=None):
         after = b.evaluate(REVIEW_STATE)
         problems = b.problems()
         failures += [f"the browser reported: {p}" for p in problems]
+        if axe_path:
+            # The page as ticked, at a phone's width and a desktop's: no sideways scroll, axe-core clean.
+            axe = open(axe_path, encoding="utf-8").read()
+            b.evaluate(axe + "\n;true", timeout=60)
+            for w in (390, width):
+                b.call("Emulation.setDeviceMetricsOverride", {"width": w, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+                b.evaluate("new Promise(function(r){setTimeout(r,50)})")
+                layout = b.evaluate(LAYOUT)
+                if layout["scrollWidth"] > layout["innerWidth"]:
+                    failures.append(f"at {w} px the page scrolls sideways: scrollWidth {layout['scrollWidth']} > {layout['innerWidth']}")
+                for v in b.evaluate(AXE_RUN, timeout=600):
+                    (failures if v["impact"] in BLOCKING else []).append(
+                        f"at {w} px axe-core: {v['impact']} {v['id']} ({v['help']}) on {v['count']} element(s), e.g. {', '.join(v['targets'])}")
+                    checked.append(f"{w} px: {v['impact']} {v['id']}")
+            b.problems()  # axe's own console output is not the page's
+            checked.append("axe-core ran at 390 and %d px" % width)
         if shot:
             # The snapshot section, from its heading down (at most 3000 px).
             top = b.evaluate("(function(){var e=document.getElementById('snapshots');window.scrollTo(0,0);"
@@ -447,7 +465,7 @@ def review(index, ticks, out, width=1400, shot=None):
         with open(out, "w", encoding="utf-8") as f:
             f.write(ticked["command"] or "")
     print(json.dumps({"before": before["command"], "command": ticked["command"], "count": ticked["count"],
-                      "copy": after["copy"], "problems": problems}))
+                      "copy": after["copy"], "problems": problems, "checked": checked}))
     for f in failures:
         print(f"report-browser: {f}", file=sys.stderr)
     return 1 if failures else 0
@@ -462,7 +480,7 @@ def main(argv):
         return tabs(index)
     if argv[1] == "review":
         ticks, opts, rest = [], {}, argv[3:]
-        while len(rest) >= 2 and rest[0] in ("--tick", "--out", "--width", "--screenshot"):
+        while len(rest) >= 2 and rest[0] in ("--tick", "--out", "--width", "--screenshot", "--axe"):
             if rest[0] == "--tick":
                 ticks.append(rest[1])
             else:
@@ -471,7 +489,7 @@ def main(argv):
         if rest:
             print(f"report-browser: review: unexpected {rest[0]!r}", file=sys.stderr)
             return 2
-        return review(index, ticks, opts.get("--out"), int(opts.get("--width", "1400")), opts.get("--screenshot"))
+        return review(index, ticks, opts.get("--out"), int(opts.get("--width", "1400")), opts.get("--screenshot"), opts.get("--axe"))
     opts, doms, rest = {}, [], argv[3:]
     while rest:
         if rest[0] == "--dom" and len(rest) >= 3:

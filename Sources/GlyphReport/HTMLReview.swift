@@ -95,14 +95,18 @@ extension HTMLPage {
         } else {
             h.add("<p class=\"muted\"><code>\(g.id)</code> (no render staged)</p>")
         }
-        h.add("</div>\n")
+        h.add("</div>\n<div class=\"cause-body\"><div class=\"cause-info\">\n")
         causeChanges(&h, g)
-        // The representative: the first fold's first variant, large enough to see its pixels.
+        // The representative: the first fold's first variant, large enough to see its pixels (beside
+        // what changed on a wide screen).
         if let first = folds.first, let n = index[first.representative] {
             let same = first.variants.count - 1
-            h.add("<p class=\"muted\">Shown: \(same > 0 ? "one of \(first.variants.count) variants with this same diff" : "the first variant")</p>\n")
+            h.add("<p class=\"muted\">Shown: \(same > 0 ? "one of \(first.variants.count) variants with this same diff" : "the first variant")</p>\n</div>\n")
             groupArticle(&h, n, large: true)
+        } else {
+            h.add("</div>\n")
         }
+        h.add("</div>\n")
         var others = 0
         for fold in folds { others += fold.variants.count }
         others = max(0, others - 1)
@@ -226,7 +230,9 @@ extension HTMLBuilder {
     .snapshot.in-cause{border:0;border-top:1px solid var(--line);border-radius:0;padding:8px 0 0;margin:8px 0 0}
     .snapshot.in-cause h5,.snapshot.twin h5{margin:0;font-size:14px;font-weight:600}.snapshot.twin{border:0;padding:4px 0;margin:0}
     .in-cause .triple{display:grid;grid-template-columns:repeat(3,minmax(0,max-content));gap:12px}.in-cause figure{margin:6px 0}.in-cause figure img{image-rendering:pixelated;background:#fff}
-    .cause-more{margin-top:8px}
+    .cause-more{margin-top:8px}section.cause,.cause article{scroll-margin-top:120px}
+    @media (min-width:900px){.cause-body{display:grid;grid-template-columns:minmax(260px,2fr) 3fr;gap:0 32px;align-items:start}
+      .cause-body>.snapshot.in-cause{border-top:0;padding-top:0;margin-top:10px}}
 
     """
 
@@ -241,6 +247,11 @@ extension HTMLBuilder {
       function causes(){document.querySelectorAll('section.cause[data-group]').forEach(function(s){
         s.hidden=!s.querySelector('article.snapshot:not([hidden])');});}
       if(form)form.addEventListener('change',causes);if(snapSelect)snapSelect.addEventListener('change',causes);causes();
+      // A link to a variant inside a closed disclosure (a contact-sheet cell's badge) opens it.
+      function reveal(){var t=location.hash&&document.getElementById(decodeURIComponent(location.hash.slice(1)));if(!t)return;var opened=false;
+        for(var d=t.closest('details');d;d=d.parentElement&&d.parentElement.closest('details')){if(!d.open){d.open=true;opened=true;}}
+        if(opened)t.scrollIntoView();}
+      addEventListener('hashchange',reveal);reveal();
       if(!cmd)return;
       function update(){
         var on=picks.filter(function(p){return p.checked;});var n=0;

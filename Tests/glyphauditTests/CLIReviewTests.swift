@@ -86,17 +86,23 @@ struct CLIReviewTests {
         for id in [sm, md, lg] { #expect(summary.contains("- `\(id)` inputs: 2 variants: sizes."), "\(summary)") }
         #expect(summary.contains("`glyphaudit accept REPORT --group ID`"))
 
-        // In Chromium: tick sm's and lg's checkboxes with the mouse (lg first), read the command.
+        // In Chromium: tick sm's and lg's checkboxes with the mouse (lg first), read the command; then
+        // the page as ticked, at 390 and 1400 px: no sideways scroll, axe-core clean (scripts/check-report's
+        // checks of a page with groups, in the same browser).
+        let axe = try CLI.launch(CLI.packageRoot.appendingPathComponent("scripts/fetch-axe"), ["--check"], in: dir.url)
+        try #require(axe.status == 0, "axe-core is not installed (scripts/setup --browser): \(axe.stderr)")
         let cmdFile = dir.url.appendingPathComponent("cmd.txt")
         let browser = try CLI.launch(URL(fileURLWithPath: "/usr/bin/env"),
                                      ["python3", CLI.packageRoot.appendingPathComponent("scripts/report-browser.py").path, "review",
-                                      dir.url.appendingPathComponent("out/index.html").path, "--tick", lg, "--tick", sm, "--out", cmdFile.path],
+                                      dir.url.appendingPathComponent("out/index.html").path, "--tick", lg, "--tick", sm, "--out", cmdFile.path,
+                                      "--axe", axe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)],
                                      in: dir.url)
         #expect(browser.status == 0, "\(browser.stdout)\(browser.stderr)")
         let shown = try #require(try JSONSerialization.jsonObject(with: Data(browser.stdout.utf8)) as? [String: Any], "\(browser.stdout)")
         #expect(shown["before"] as? String == "No group ticked: tick the groups to accept below.")
         #expect(shown["count"] as? String == "2 of 3 groups ticked (4 variants)")
         #expect((shown["problems"] as? [Any])?.isEmpty == true, "\(shown)")
+        #expect(shown["checked"] as? [String] == ["axe-core ran at 390 and 1400 px"], "no axe-core violation of any impact: \(shown)")
         // The groups in the page's order (most variants first, then by id), each once.
         let command = try String(contentsOf: cmdFile, encoding: .utf8)
         let ticked = [sm, lg].sorted()
