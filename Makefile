@@ -32,8 +32,9 @@ audit: build
 # One debug build (with the tests) serves everything: the committed fuzz corpus is replayed through
 # the debug glyphfuzz (scripts/fuzz replay; the sanitised libFuzzer build is make fuzz-check's)
 # before the unit tests, so the test runner's summary stays the last line. The HTML report is opened
-# in headless Chromium once, by a test (CLIHTMLReportTests.browser: scripts/check-report with axe-core,
-# the viewer by keyboard, a screenshot, and the filters' DOM).
+# in headless Chromium by two tests (CLIHTMLReportTests.browser: scripts/check-report with axe-core,
+# the viewer by keyboard, a screenshot, and the filters' DOM; CLIReviewTests: tick two cause groups,
+# run the accept command the page shows).
 # The kill tests (and PortabilityTests) also run on the portable flushing path, the one macOS takes
 # (an fsync per file and folder, no syncfs): glyphaudit is first built with GLYPHAUDIT_PORTABLE_SYNC=1
 # and kept aside; the ordinary build after it recompiles only Sources/CGlyphSys and relinks.

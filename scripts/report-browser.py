@@ -5,6 +5,7 @@ library only) to check a glyphaudit HTML report in a real browser. Used by scrip
     report-browser.py check INDEX.html --axe AXE.min.js [--screenshot PNG] [--json OUT.json] [--dom QUERY OUT.html]…
                       [--also INDEX2.html]
     report-browser.py tabs INDEX.html        (Tab presses to reach the Findings section)
+    report-browser.py review INDEX.html [--tick GROUP_ID]… [--out CMD.txt] [--width PX] [--screenshot PNG] [--axe AXE.min.js]
 
 `check`, at each of the widths 390, 1024, 1400 and 2560 CSS px:
   - the page does not scroll sideways (document.documentElement.scrollWidth <= innerWidth);
@@ -17,6 +18,16 @@ closes it, and the focus is back on the cell. Each `--dom QUERY OUT.html` then l
 ran (as `chromium --dump-dom` would), for the tests to read. `--also INDEX2.html` then loads a second
 page at each width and prints its layout failures as "also INDEX2.html: …" (not counted: the tests
 use it to see a broken page caught). Exit 0 clean, 1 on a failure, 2 when it cannot run.
+
+`review` loads the page (1400 px wide, or --width) and, in its snapshot review box, reads the command
+shown with nothing ticked, then clicks (with the mouse, as a person would) the checkbox of each
+--tick GROUP_ID in turn, then the Copy button, and writes the command text then shown to --out
+(--screenshot: a picture of the snapshot section after that; --axe: then, as ticked, at 390 px and
+at the width, no sideways scroll and no axe-core violation of impact serious or critical). It
+prints one JSON line: the text before ticking ("before"), the command ("command"), the count line
+("count"), what Copy said ("copy"), any console error or exception ("problems"), and what --axe
+checked ("checked"). Exit 0 when every group was found and ticked and nothing failed, 1 otherwise, 2
+when it cannot run.
 """
 import base64, json, os, select, shutil, subprocess, sys, tempfile, time
 
@@ -380,13 +391,105 @@ def tabs(index, width=1400, limit=20000):
     return 0
 
 
+REVIEW_STATE = """(function(){var c=document.getElementById('accept-command'),n=document.getElementById('review-count'),
+  k=document.getElementById('copy-note');return {command:c?c.textContent:null,count:n?n.textContent:null,copy:k?k.textContent:null,
+  ticked:[].map.call(document.querySelectorAll('input[data-pick]:checked'),function(i){return i.getAttribute('data-pick');})};})()"""
+
+
+def click(b, selector):
+    """Scrolls the element into the middle of the window and clicks its centre with the mouse; False when absent."""
+    box = b.evaluate("(function(){var e=document.querySelector(%s);if(!e)return null;e.scrollIntoView({block:'center'});"
+                     "var r=e.getBoundingClientRect();return {x:r.left+r.width/2,y:r.top+r.height/2};})()" % json.dumps(selector))
+    if not box:
+        return False
+    for kind in ("mousePressed", "mouseReleased"):
+        b.call("Input.dispatchMouseEvent", {"type": kind, "x": box["x"], "y": box["y"], "button": "left", "clickCount": 1})
+    b.evaluate("new Promise(function(r){setTimeout(r,50)})")
+    return True
+
+
+def review(index, ticks, out, width=1400, shot=None, axe_path=None):
+    """Ticks groups in the page's review box by clicking their checkboxes; writes the command shown."""
+    binary = find_browser()
+    if not binary:
+        print("report-browser: no chromium (run scripts/setup --browser)", file=sys.stderr)
+        return 2
+    b = Browser(binary)
+    failures, checked = [], []
+    try:
+        b.open_page()
+        b.load(file_url(index), width)
+        before = b.evaluate(REVIEW_STATE)
+        for g in ticks:
+            if not click(b, "input[data-pick=%s]" % json.dumps(g)):
+                failures.append(f"no checkbox for group {g}")
+        ticked = b.evaluate(REVIEW_STATE)
+        if sorted(ticked["ticked"]) != sorted(ticks):
+            failures.append(f"ticked {ticked['ticked']}, wanted {ticks}")
+        if ticks and not click(b, "[data-copy]"):
+            failures.append("no Copy button")
+        after = b.evaluate(REVIEW_STATE)
+        problems = b.problems()
+        failures += [f"the browser reported: {p}" for p in problems]
+        if axe_path:
+            # The page as ticked, at a phone's width and a desktop's: no sideways scroll, axe-core clean.
+            axe = open(axe_path, encoding="utf-8").read()
+            b.evaluate(axe + "\n;true", timeout=60)
+            for w in (390, width):
+                b.call("Emulation.setDeviceMetricsOverride", {"width": w, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+                b.evaluate("new Promise(function(r){setTimeout(r,50)})")
+                layout = b.evaluate(LAYOUT)
+                if layout["scrollWidth"] > layout["innerWidth"]:
+                    failures.append(f"at {w} px the page scrolls sideways: scrollWidth {layout['scrollWidth']} > {layout['innerWidth']}")
+                for v in b.evaluate(AXE_RUN, timeout=600):
+                    (failures if v["impact"] in BLOCKING else []).append(
+                        f"at {w} px axe-core: {v['impact']} {v['id']} ({v['help']}) on {v['count']} element(s), e.g. {', '.join(v['targets'])}")
+                    checked.append(f"{w} px: {v['impact']} {v['id']}")
+            b.problems()  # axe's own console output is not the page's
+            checked.append("axe-core ran at 390 and %d px" % width)
+        if shot:
+            # The snapshot section, from its heading down (at most 3000 px).
+            top = b.evaluate("(function(){var e=document.getElementById('snapshots');window.scrollTo(0,0);"
+                             "return e?e.getBoundingClientRect().top+scrollY:0;})()")
+            height = b.evaluate("document.documentElement.scrollHeight") - top
+            data = b.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True,
+                                                     "clip": {"x": 0, "y": top, "width": width, "height": min(height, 3000), "scale": 1}})["data"]
+            with open(shot, "wb") as f:
+                f.write(base64.b64decode(data))
+    except BrowserError as e:
+        print(f"report-browser: {e}", file=sys.stderr)
+        return 2
+    finally:
+        b.close()
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(ticked["command"] or "")
+    print(json.dumps({"before": before["command"], "command": ticked["command"], "count": ticked["count"],
+                      "copy": after["copy"], "problems": problems, "checked": checked}))
+    for f in failures:
+        print(f"report-browser: {f}", file=sys.stderr)
+    return 1 if failures else 0
+
+
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("check", "tabs"):
+    if len(argv) < 3 or argv[1] not in ("check", "tabs", "review"):
         print(__doc__, file=sys.stderr)
         return 2
     index = argv[2]
     if argv[1] == "tabs":
         return tabs(index)
+    if argv[1] == "review":
+        ticks, opts, rest = [], {}, argv[3:]
+        while len(rest) >= 2 and rest[0] in ("--tick", "--out", "--width", "--screenshot", "--axe"):
+            if rest[0] == "--tick":
+                ticks.append(rest[1])
+            else:
+                opts[rest[0]] = rest[1]
+            rest = rest[2:]
+        if rest:
+            print(f"report-browser: review: unexpected {rest[0]!r}", file=sys.stderr)
+            return 2
+        return review(index, ticks, opts.get("--out"), int(opts.get("--width", "1400")), opts.get("--screenshot"), opts.get("--axe"))
     opts, doms, rest = {}, [], argv[3:]
     while rest:
         if rest[0] == "--dom" and len(rest) >= 3:

@@ -150,6 +150,11 @@ extension RunReport {
                 break
             }
         }
+        // The ids are what `accept --group` takes, when the run staged the renders.
+        if snapshots?.candidates != nil, groups.contains(where: { $0.kind != .stale }) {
+            _ = md.append("\nAccept the staged renders of groups with `glyphaudit accept REPORT --group ID` (repeat `--group` for several; "
+                          + "REPORT is this report's folder): index.html shows each group's pictures and writes the command for the ones you tick.\n")
+        }
         return md.text + "\n"
     }
 

@@ -7,8 +7,10 @@ import GlyphSnapshot
 /// or scripts) beside its pictures. Semantic HTML, usable with the keyboard, its own text and
 /// controls at WCAG AA contrast.
 extension RunReport {
-    public func html() -> String {
-        let page = HTMLPage(self)
+    /// The page; `folder` is the report folder as the accept command names it (relative to the folder
+    /// glyphaudit ran in), used only on a page with snapshot groups.
+    public func html(folder: String = "glyphaudit-out") -> String {
+        let page = HTMLPage(self, folder: folder)
         var h = HTMLBuilder()
         page.head(&h)
         page.overview(&h)
@@ -158,8 +160,15 @@ struct HTMLPage {
     let settings: [DisplaySetting]
     let focus: Bool
     var axes: Bool { focus || !settings.isEmpty }
+    /// The report folder as `glyphaudit accept` takes it (HTMLReview.swift).
+    let reportFolder: String
+    /// The snapshot groups whose pixels changed (shown once each, with a checkbox) and the stale ones
+    /// (inputs changed, pixels did not); with neither the page is as it was before groups.
+    let causes: [SnapshotGroup]
+    let staleCauses: [SnapshotGroup]
+    var hasCauses: Bool { !causes.isEmpty || !staleCauses.isEmpty }
 
-    init(_ report: RunReport) {
+    init(_ report: RunReport, folder: String = "glyphaudit-out") {
         self.report = report
         shown = report.presetsInReport
         groups = report.findingGroups(shown)
@@ -167,6 +176,12 @@ struct HTMLPage {
         changedSnapshots = (report.snapshots?.results ?? []).filter { $0.status != .match }
         settings = report.settingsInRun
         focus = report.hasFocused
+        reportFolder = folder
+        let changed = Set(changedSnapshots.filter { $0.status == .mismatch }.map(\.id.description))
+        causes = (report.snapshots == nil ? [] : report.snapshotGroups ?? []).filter { g in
+            g.kind != .stale && g.variants.contains(where: changed.contains)
+        }
+        staleCauses = (report.snapshots == nil ? [] : report.snapshotGroups ?? []).filter { $0.kind == .stale }
     }
 
     /// ` data-setting="…" data-focus="…"` for an element about `id`, when the run has settings or focus.
@@ -205,7 +220,7 @@ struct HTMLPage {
         let failOn = report.failOn, tool = report.tool, shard = report.shard
         h.add("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         h.add("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
-        h.add("<title>glyphaudit report — \(status)</title>\n<style>\(HTML(trusted: HTMLBuilder.css + (axes ? HTMLBuilder.axesCSS : "")))</style>\n</head>\n<body>\n")
+        h.add("<title>glyphaudit report — \(status)</title>\n<style>\(HTML(trusted: HTMLBuilder.css + (axes ? HTMLBuilder.axesCSS : "") + (hasCauses ? HTMLBuilder.reviewCSS : "")))</style>\n</head>\n<body>\n")
         h.add("<header class=\"top\"><div class=\"wrap\"><h1>glyphaudit report</h1>")
         h.add("<p class=\"status \(passed ? "pass" : "fail")\"><span aria-hidden=\"true\">\(passed ? "✓" : "✕")</span> \(status)")
         h.add(" <span class=\"muted\">fails on \(failOn) · \(tool)\(shard.map { " · shard \($0)" } ?? "")</span></p>\n")
@@ -461,11 +476,16 @@ struct HTMLPage {
             for g in groups { h.add("<option value=\"\(g.key)\">\(g.title) (\(g.members.count))</option>") }
             h.add("</select></label> <span class=\"filter-note\" id=\"snapshot-count\" role=\"status\" aria-live=\"polite\"></span></form>\n")
         }
+        if !causes.isEmpty { reviewBox(&h) }
         let renders = Dictionary(variants.filter { $0.image != nil }.map { (RunReport.pictureID($0.id), $0) }, uniquingKeysWith: { a, _ in a })
         for g in groups {
             h.add("<section class=\"snap-group\" data-status=\"\(g.key)\" aria-labelledby=\"snapshots-\(g.key)\">"
                   + "<h3 id=\"snapshots-\(g.key)\">\(g.title) <span class=\"count\">\(g.members.count)</span></h3>\n")
-            for n in g.members { snapshotArticle(&h, n, renders: renders) }
+            if g.key == "changed" && !causes.isEmpty {
+                changedByCause(&h, g.members, renders: renders)
+            } else {
+                for n in g.members { snapshotArticle(&h, n, renders: renders) }
+            }
             h.add("</section>\n")
         }
         let tolerance = snap.results.filter { $0.status == .match && $0.message != nil }
@@ -479,6 +499,7 @@ struct HTMLPage {
             for s in tolerance { h.add("<li><code>\(s.id)</code> — \(s.message ?? "")</li>\n") }
             h.add("</ul></details>\n")
         }
+        if !staleCauses.isEmpty { staleCauseList(&h) }
         h.add("</section>\n</section>\n")
     }
 
@@ -534,7 +555,11 @@ struct HTMLPage {
         let tool = report.tool
         h.add("</main>\n<footer class=\"wrap muted\"><p>Made by \(tool). Open this file straight from disk; it loads nothing from the network.</p></footer>\n")
         viewer(&h)
-        h.add("<script>\(HTML(trusted: HTMLBuilder.script(axes: axes)))</script>\n</body>\n</html>\n")
+        let script = HTMLBuilder.script(axes: axes)
+        // In a group, a changed baseline's id is in an h5.
+        let review = hasCauses ? script.replacingOccurrences(of: "s.querySelector('h4 code')", with: "s.querySelector('h4 code,h5 code')")
+            + HTMLBuilder.reviewScript : script
+        h.add("<script>\(HTML(trusted: review))</script>\n</body>\n</html>\n")
     }
 
     /// The picture viewer a contact-sheet cell opens (filled by the page's script): the render at full

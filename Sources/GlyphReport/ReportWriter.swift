@@ -77,6 +77,20 @@ extension RunReport {
         canonicalizeTimings()
     }
 
+    /// The report folder as the page's accept command names it: relative to the folder glyphaudit ran
+    /// in (where the command is run, as report.json's paths are), `.` for that folder itself, absolute
+    /// when it lies outside.
+    static func acceptFolder(_ folder: URL, cwd: URL) -> String {
+        let path = folder.standardizedFileURL.path
+        let base = cwd.standardizedFileURL.path
+        if path == base { return "." }
+        let resolved = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        for (p, b) in [(path, base), (resolved, base)] where p.hasPrefix(b == "/" ? "/" : b + "/") {
+            return String(p.dropFirst(b == "/" ? 1 : b.count + 1))
+        }
+        return resolved == base ? "." : path
+    }
+
     /// Writes the chosen formats into `folder` (atomically, each file whole). The CI formats' paths
     /// (JUnit, SARIF) start at `paths.root` (by default the working folder).
     public func write(to folder: URL, formats: [ReportFormat], paths: RepositoryPaths = .workingFolder()) throws {
@@ -88,7 +102,7 @@ extension RunReport {
             let data: Data
             switch format {
             case .json: data = try jsonData()
-            case .html: data = Data(html().utf8)
+            case .html: data = Data(html(folder: Self.acceptFolder(absolute, cwd: paths.cwd)).utf8)
             case .junit:
                 let pictures = try writeCasePictures(in: folder)
                 data = Data(junitXML(attachmentBase: attachmentBase, paths: paths, casePictures: pictures).utf8)

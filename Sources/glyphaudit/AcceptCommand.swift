@@ -13,7 +13,7 @@ enum AcceptCommand {
     static let command = Command(
         name: "accept",
         summary: "Accept the renders a run staged (REPORT/candidates/) as baselines, without rendering.",
-        usage: "glyphaudit accept REPORT… [--only KEY=VALUE]… [--group ID] [--snapshots DIR] [--force] [--quiet] [--verbose]",
+        usage: "glyphaudit accept REPORT… [--only KEY=VALUE]… [--group ID]… [--snapshots DIR] [--force] [--quiet] [--verbose]",
         discussion: """
         Each REPORT is the --report folder of a `glyphaudit run` (or the --out folder of a `glyphaudit check`)
         made under CI or with --stage: its report.json lists every changed and new render, staged in
@@ -25,8 +25,10 @@ enum AcceptCommand {
         Typical flow: CI fails, download its report artifact, `glyphaudit accept report/`, commit.
         Several REPORTs (the shards of one run, or merge-reports' folder) are accepted together.
         --only KEY=VALUE keeps the candidates of the variants it matches (as elsewhere; shape and size are
-        read from the variant's component); --group ID keeps those of one cause group the report records
-        (report.json's snapshotGroups). Both may be given: a candidate must match both.
+        read from the variant's component); --group ID keeps those of a cause group the report records
+        (report.json's snapshotGroups; repeat it for several: `--group g0123456789 --group gabcdef0123`
+        keeps the candidates of either, as the HTML report's review box writes it). Both may be given: a
+        candidate must match both.
         Refused, exit 2 and nothing written: a report whose inputs no longer match the checkout (a spec, token
         or image file whose SHA-256 differs from the one report.json recorded, or that is missing) unless
         --force; a report folder that is incomplete (no report.json, a candidate or candidates/renderer.json
@@ -50,7 +52,8 @@ enum AcceptCommand {
 
     static let stage = Option.flag("stage", "Stage every changed and new render in candidates/ of the report (--out for check) "
                                    + "for `glyphaudit accept`, as under CI.")
-    static let group = Option(name: "group", value: "ID", help: "Accept only the candidates of this cause group (report.json's snapshotGroups).")
+    static let group = Option(name: "group", value: "ID", help: "Accept only the candidates of this cause group (report.json's snapshotGroups).",
+                              repeatable: true)
     static let force = Option.flag("force", "Accept even when an input file changed since the report was made.")
 
     /// The report.json of a `check` that staged candidates (under CI or with --stage), in `out`: the
@@ -91,7 +94,7 @@ enum AcceptCommand {
         let dirs = args.positionals
         guard !dirs.isEmpty else { throw UsageError(message: "name the report folders to accept (glyphaudit accept REPORT…)") }
         let filter = try Selection.filter(args)
-        let groupID = args.value(group)
+        let groupIDs = args.all(group)
         let (snapshots, _) = try CheckCommand.snapshotFolder(args)
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let forced = args.flag(force)
@@ -111,20 +114,24 @@ enum AcceptCommand {
             let records = report.snapshots?.results ?? []
             let staged = records.enumerated().filter { $0.element.candidate != nil }
 
-            // The group, when one is asked for: the report must record groups, and this one.
+            // The groups, when some are asked for: the report must record groups, and these.
             var members: Set<String>?
-            if let groupID {
+            if let groupID = groupIDs.first {
                 guard let groups = report.snapshotGroups, !groups.isEmpty else {
                     throw InputError(file: file, keyPath: "snapshotGroups", message: "this report records no snapshot groups, so --group "
                                      + "\(groupID) selects nothing; select with --only KEY=VALUE, or accept every candidate")
                 }
-                guard let g = groups.first(where: { $0.id == groupID }) else {
-                    let hint = Suggest.nearest(groupID, in: groups.map(\.id)).map { "did you mean \"\($0)\"? " } ?? ""
-                    throw InputError(file: file, keyPath: "snapshotGroups", message: "no group \"\(clipped(groupID))\"; \(hint)"
-                                     + "the report's groups: \(groups.prefix(10).map(\.id).joined(separator: ", "))"
-                                     + (groups.count > 10 ? " and \(groups.count - 10) more" : ""))
+                var chosenMembers = Set<String>()
+                for groupID in groupIDs {
+                    guard let g = groups.first(where: { $0.id == groupID }) else {
+                        let hint = Suggest.nearest(groupID, in: groups.map(\.id)).map { "did you mean \"\($0)\"? " } ?? ""
+                        throw InputError(file: file, keyPath: "snapshotGroups", message: "no group \"\(clipped(groupID))\"; \(hint)"
+                                         + "the report's groups: \(groups.prefix(10).map(\.id).joined(separator: ", "))"
+                                         + (groups.count > 10 ? " and \(groups.count - 10) more" : ""))
+                    }
+                    chosenMembers.formUnion(g.variants.map(\.description))
                 }
-                members = Set(g.variants.map(\.description))
+                members = chosenMembers
             }
             if staged.isEmpty { continue }
 

@@ -2099,7 +2099,7 @@ folder (docs/report-format.md#sharding). Outside CI and without `--stage` nothin
 ## Accepting a CI run's renders: `glyphaudit accept`
 
 ```
-glyphaudit accept REPORT… [--only KEY=VALUE]… [--group ID] [--snapshots DIR] [--force] [--quiet] [--verbose]
+glyphaudit accept REPORT… [--only KEY=VALUE]… [--group ID]… [--snapshots DIR] [--force] [--quiet] [--verbose]
 ```
 
 `accept` copies the candidates of one or more report folders into the snapshot folder (`--snapshots`,
@@ -2123,11 +2123,13 @@ listed as stale baselines — the manifest's, not the pixels' — until that `ch
 
 - `--only KEY=VALUE` (repeatable, the keys of `--only` elsewhere) accepts the candidates of the
   variants it matches: `glyphaudit accept report/ --only preset=swiftui-switch --only scale=2`.
-- `--group ID` accepts those of one cause group the report records (`snapshotGroups` in
-  report.json: `[{"id": …, "variants": [ids…]}]`): `glyphaudit accept report/ --group sizes.sm.markWeight`.
-  A report that records no groups refuses `--group` (exit 2, with a message saying to use `--only`);
-  an unknown id is named with the nearest one (`did you mean "mark"?`). With both, a candidate must
-  match both.
+- `--group ID` (repeatable) accepts those of the cause groups the report records (`snapshotGroups` in
+  report.json: `[{"id": …, "variants": [ids…]}]`, the ids `check` and summary.md print):
+  `glyphaudit accept report/ --group g709bff92c8 --group g8fc191f121` accepts the candidates of either
+  group. The HTML report writes this command for the groups you tick ([Review in the
+  report](#review-in-the-report)). A report that records no groups refuses `--group` (exit 2, with a
+  message saying to use `--only`); an unknown id is named with the nearest one (`did you mean
+  "g709bff92c8"?`). With `--only` too, a candidate must match both.
 - Several `REPORT`s (the shards of one run, or `merge-reports`' folder) are accepted together. A
   variant staged in two of them must have the same bytes in both.
 - Output: one `accepted   <id>` line per baseline written (at most 20 without `--verbose`), and on
@@ -2158,6 +2160,50 @@ place; a write that fails removes them all (exit 2). A kill leaves each baseline
 short. `renderer.json` becomes the candidates' even when `--only` picked a part: baselines of another
 renderer that were not accepted are then compared with anti-aliasing tolerance, as after any
 renderer change.
+
+## Review in the report
+
+When the snapshot folder has a manifest (so `run` groups the changes by cause), the snapshot section of
+`index.html` shows each cause group **once** instead of one entry per changed baseline:
+
+- the group's count and its folds (`6 variants · 2 distinct diffs`), its kind (`inputs`, `renderer`,
+  `unexplained`, `unrecorded`) and what changed: a small table of the keys with their value before and
+  after (`sizes.sm.markWeight` 1.5 → 2), or in words — `Renderer changed: cairo 1.16.0 → 1.18.0`, or
+  **No input changed: the renderer drew the same inputs differently**;
+- the expected, actual and diff pictures of one variant (the first of the first fold), side by side,
+  zoomed pixel for pixel to about 160 CSS px;
+- the group's other variants one click away (a disclosure): one variant of each other distinct diff
+  with its pictures, and the variants with a diff identical to one shown named with a link to it.
+  Each keeps the anchor (`#s-N`) the contact sheets and the picture viewer link to.
+
+Changed baselines that no group holds (no manifest entry) are listed one by one under "Not grouped";
+the stale groups (inputs changed, pixels did not) are listed under "Unchanged" with their keys and
+variants, and nothing to accept.
+
+When the run staged candidates (under CI or with `--stage`), each group has a checkbox ("Accept
+g709bff92c8"), and a box at the top of the section — it stays in view while the groups scroll by —
+shows, live, the command that accepts the ticked groups:
+
+```sh
+glyphaudit accept glyphaudit-out --group g52dad24a7a --group ge393065eef
+```
+
+with **Copy** (`navigator.clipboard` where the browser lets a `file://` page write it, else the
+command is selected and copied the old way, or left selected for Ctrl+C / ⌘C, and the box says which),
+**Select all** and **Clear**. With nothing ticked it says so instead of a command. It all works from the file with no
+server and no network.
+
+The command is for the folder glyphaudit ran in (where report.json's paths start, and where `accept`
+checks the spec, token and image files): the report folder as `run --report` (or `merge-reports
+--report`) was given, relative to that folder (`.` for the folder itself, absolute when it lies
+outside), and `--snapshots DIR` when the baselines are not in `snapshots`; a path with a space or
+another character a POSIX shell would read specially is in single quotes. The groups are in the page's
+order. If you downloaded the report elsewhere (`gh run download … -D report`), put that folder's name in
+place of the report folder. Without staged candidates the box says that there is nothing to accept
+from this report. Without groups (no manifest) the page is as before, byte for byte.
+
+summary.md lists the same groups with their ids and counts ("Snapshot changes by cause"), and, when the
+run staged candidates, how to accept them: `glyphaudit accept REPORT --group ID` (repeat `--group`).
 
 ## Snapshots in `glyphaudit run`
 

@@ -45,6 +45,8 @@ enum Examples {
             Example(what: "Accept every render a CI run staged (its report folder, downloaded)", command: "glyphaudit accept glyphaudit-out"),
             Example(what: "Only the dark theme's, into another snapshot folder",
                     command: "glyphaudit accept glyphaudit-out --only theme=dark --snapshots Tests/snapshots"),
+            Example(what: "Two cause groups (the command index.html writes for the groups you tick)",
+                    command: "glyphaudit accept glyphaudit-out --group g709bff92c8 --group g8fc191f121"),
         ],
         "diff": [
             Example(what: "Two PNG files, the diff image written", command: "glyphaudit diff expected.png actual.png --out diff.png"),

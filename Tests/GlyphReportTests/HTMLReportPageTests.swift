@@ -176,6 +176,71 @@ struct HTMLReportPageTests {
         #expect(HTMLBuilder.script.contains("(!st||el.getAttribute('data-status')===st)"))
     }
 
+    /// SampleReport with a second changed baseline and one cause group holding both (one fold each),
+    /// staged as candidates when `staged`.
+    static func grouped(staged: Bool) -> RunReport {
+        var report = SampleReport.make()
+        report.snapshots?.results.append(SnapshotRecord(id: "beta/switch-md/L/default/on@2x", status: .mismatch, failed: true,
+                                                        baseline: "snapshots/beta/switch-md/L/default/on@2x.png", message: "5 px differ",
+                                                        expectedSize: [20, 14], actualSize: [20, 14], expected: "e.png", actual: "a.png", diff: "d.png"))
+        if staged {
+            report.snapshots?.candidates = "candidates"
+            for i in report.snapshots!.results.indices where report.snapshots!.results[i].status == .mismatch {
+                report.snapshots!.results[i].candidate = "candidates/\(report.snapshots!.results[i].id).png"
+            }
+        }
+        let ids = ["alpha/square-md/AX5/default/checked@2x", "beta/switch-md/L/default/on@2x"]
+        report.snapshotGroups = [
+            SnapshotGroup(id: "g0123456789", kind: .inputs, cause: "sizes.md.markWeight 2 → 3",
+                          changes: [SnapshotGroup.Change(key: "sizes.md.markWeight", before: "2", after: "3")], count: 2, variants: ids,
+                          diffs: ids.map { SnapshotGroup.Fold(representative: $0, variants: [$0]) }),
+            SnapshotGroup(id: "gabcdef0123", kind: .stale, cause: "themes.default.mark #FFFFFF → #FFFF00",
+                          changes: [SnapshotGroup.Change(key: "themes.default.mark", before: "#FFFFFF", after: "#FFFF00")], count: 1,
+                          variants: ["alpha/square-md/L/default/unchecked@2x"], diffs: nil),
+        ]
+        return report
+    }
+
+    @Test("with cause groups: each once with its key before → after, a checkbox when staged, the command's start quoted for a POSIX shell with --snapshots when not the default; a page without groups has none of it")
+    func causeGroups() throws {
+        var report = Self.grouped(staged: true)
+        report.snapshots?.folder = "design/snaps"
+        let html = report.html(folder: "ci out")
+        #expect(html.contains("data-base=\"glyphaudit accept 'ci out' --snapshots design/snaps\""))
+        #expect(html.components(separatedBy: "<section class=\"cause\" id=\"cause-g0123456789\"").count == 2)
+        #expect(html.contains("<input type=\"checkbox\" id=\"pick-g0123456789\" data-pick=\"g0123456789\" data-count=\"2\">"
+                              + "<label for=\"pick-g0123456789\">Accept <code>g0123456789</code></label>"))
+        #expect(html.contains("<tr><th scope=\"row\"><code>sizes.<wbr>md.<wbr>markWeight</code></th><td class=\"before\">2</td><td class=\"after\">3</td></tr>"))
+        // The stale group: listed, no checkbox.
+        #expect(html.contains("<section class=\"cause stale\" id=\"cause-gabcdef0123\">") && !html.contains("data-pick=\"gabcdef0123\""))
+        // The representative (the first fold's) outside the disclosure, at 4× (its 40 px side to 160); the other inside, at 4× (20 px: 96 / 20, whole times).
+        let tags = HTMLTags(html)
+        let details = try #require(tags.all("details", where: { $0.attributes["class"] == "more cause-more" }).first)
+        let first = try #require(tags.all("article").first { $0.attributes["id"] == "s-0" })
+        let second = try #require(tags.all("article").first { $0.attributes["id"] == "s-3" })
+        #expect(first.offset < details.offset && second.offset > details.offset)
+        #expect(html.contains("<img src=\"snapshots/alpha/square-md/AX5/default/checked@2x.expected.png\" width=\"160\" height=\"112\""))
+        #expect(html.contains("<img src=\"e.png\" width=\"80\" height=\"56\""))
+        #expect(html.contains("<summary>The other variant (1 more distinct diff)</summary>"))
+        // The quoting: a quote inside a word, and plain words as they are.
+        #expect(HTMLPage.shellQuoted("it's here") == "'it'\\''s here'" && HTMLPage.shellQuoted("glyphaudit-out/ci_1") == "glyphaudit-out/ci_1")
+        #expect(HTMLPage.shellQuoted("é") == "'é'" && HTMLPage.shellQuoted("") == "''")
+        // The report folder as the command names it, from the folder glyphaudit ran in.
+        let cwd = URL(fileURLWithPath: "/work/repo")
+        #expect(RunReport.acceptFolder(URL(fileURLWithPath: "/work/repo/glyphaudit-out"), cwd: cwd) == "glyphaudit-out")
+        #expect(RunReport.acceptFolder(URL(fileURLWithPath: "/work/repo/./a/../out/"), cwd: cwd) == "out")
+        #expect(RunReport.acceptFolder(cwd, cwd: cwd) == ".")
+        #expect(RunReport.acceptFolder(URL(fileURLWithPath: "/tmp/elsewhere"), cwd: cwd) == "/tmp/elsewhere")
+
+        // Not staged: the groups, no checkbox, and the box says there is nothing to accept.
+        let unstaged = Self.grouped(staged: false).html()
+        #expect(unstaged.contains("This run staged no candidates") && !unstaged.contains("type=\"checkbox\""))
+        // No groups: none of it, and the page's script and style as they were.
+        let plain = SampleReport.make().html()
+        #expect(!plain.contains("class=\"cause") && !plain.contains(".review{") && !plain.contains("accept-command"))
+        #expect(plain.contains("<script>\(HTMLBuilder.script(axes: false))</script>"))
+    }
+
     @Test("the same report gives the same bytes, also when read back from its report.json (merge-reports writes the page from it)")
     func deterministic() throws {
         let report = HTMLReportTests.make()

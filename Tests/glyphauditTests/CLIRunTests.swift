@@ -512,7 +512,7 @@ struct CLIHTMLReportTests {
         ?? (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
             .map { "\($0)/chromium" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    /// The one browser run of the tests (make test runs no other): scripts/check-report on the report
+    /// One of the two browser runs of the tests (the other: CLIReviewTests): scripts/check-report on the report
     /// (loads, console, layout at four widths, axe-core, the viewer by keyboard, a screenshot), which
     /// also writes the page's DOM with the filters preset by `queries`, and checks a broken copy of
     /// the page (`breakCopy`) to see it caught, in the same Chromium session.
