@@ -534,7 +534,7 @@ struct HTMLPage {
             h.add("<label>Slide between expected and actual <input type=\"range\" min=\"0\" max=\"100\" value=\"50\" data-slider></label> ")
             h.add("<button type=\"button\" data-flip>Flip</button></div>\n")
         }
-        let pics = [("Expected", s.expected), ("Diff", s.diff), ("Actual", s.actual)].compactMap { l, p in p.map { (l, $0) } }
+        let pics = [("Expected", s.expected), ("Actual", s.actual), ("Diff", s.diff)].compactMap { l, p in p.map { (l, $0) } }
         if !pics.isEmpty {
             h.add("<div class=\"triple\">")
             for (label, p) in pics { h.add("<figure><img src=\"\(p)\" alt=\"\(label) \(s.id)\" loading=\"lazy\"><figcaption>\(label)</figcaption></figure>") }
