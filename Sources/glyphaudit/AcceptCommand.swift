@@ -1,4 +1,5 @@
 import Foundation
+import GlyphAudit
 import GlyphCore
 import GlyphPipeline
 import GlyphRaster
@@ -57,11 +58,11 @@ enum AcceptCommand {
     /// snapshot results with their candidates and the inputs the check read. Written only when some
     /// render was staged.
     static func writeCheckReport(_ checked: SnapshotReport, plan: Plan, filter: VariantFilter, inputs: [InputRecord],
-                                 snapshots: URL, out: URL, cwd: URL) throws {
+                                 margins: [Finding] = [], snapshots: URL, out: URL, cwd: URL) throws {
         guard checked.candidates != nil else { return }
         var report = RunReport(tool: "glyphaudit \(version)", failOn: "never", selected: plan.selected,
                                filter: RunReport.filterText(filter), presets: RunReport.presetRecords(plan, base: cwd),
-                               variants: [], findings: [],
+                               variants: [], findings: margins,
                                snapshots: try SnapshotSection(checked, folder: snapshots, report: out, cwd: cwd), rules: [])
         report.inputs = inputs
         report.canonicalize()
