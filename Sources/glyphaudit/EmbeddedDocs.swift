@@ -2158,13 +2158,18 @@ glyphaudit accept report/
 git add snapshots && git commit -m "Accept the heavier sm tick"
 ```
 
-When the folder has a `manifest.json`, the accepted variants' entries are taken out of it: `accept`
-draws nothing, so it cannot say which inputs drew the candidates, and an entry of the old inputs
-would make the next `check` call the accepted baselines stale. Until a `check --update` (or `run
---update`) on a machine with the CI renderer records them again, those variants are neither grouped
-by cause nor stale, and their audit margins are not watched. Variants whose inputs changed but whose
-pixels did not (the unchecked states, when only the tick got heavier) keep their old entries and are
-listed as stale baselines — the manifest's, not the pixels' — until that `check --update`.
+`accept` also writes the manifest (`manifest.json`) in the same transaction as the pixels: a run that
+stages candidates records in its `report.json` the manifest entry it computed for each candidate
+(digest, keys, renderer and audit numbers, `snapshots.results[].manifest`), for each match whose
+entry changed (its inputs changed, its pixels did not: the unchecked states when only the tick got
+heavier), and its presets' keys and renderer (`snapshots.manifest`). `accept` writes those entries
+(the selected ones: `--only` and `--group` apply to the matches too, listed as `refreshed  <id>`),
+the keys and the renderer, so the manifest is what `check --record --update` on the CI machine would
+have written — byte for byte, a test compares them — and the next `check` lists no stale baseline and
+watches the accepted audit margins. A report from an older glyphaudit, which records no entries: the
+accepted variants' entries are taken out instead (until a `check --update` records them again).
+A report whose only change is such entries (every pixel matched, some inputs changed) is written by a
+staging `check` too, and `accept` on it writes only the manifest.
 
 - `--only KEY=VALUE` (repeatable, the keys of `--only` elsewhere) accepts the candidates of the
   variants it matches: `glyphaudit accept report/ --only preset=swiftui-switch --only scale=2`.

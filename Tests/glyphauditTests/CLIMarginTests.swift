@@ -111,4 +111,65 @@ struct CLIMarginTests {
         let off = try run(["check", "--spec", "spec.json"], in: dir)
         #expect(off.status == 0 && !off.stdout.contains("margin"), "\(off.stdout)")
     }
+
+    /// Every file below a folder with its bytes (the writer's lock file left out).
+    func contents(_ folder: URL) -> [String: Data] {
+        var out: [String: Data] = [:]
+        guard let e = FileManager.default.enumerator(atPath: folder.path) else { return out }
+        while let rel = e.nextObject() as? String {
+            let url = folder.appendingPathComponent(rel)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
+                  rel != SnapshotLock.fileName else { continue }
+            out[rel] = try? Data(contentsOf: url)
+        }
+        return out
+    }
+
+    @Test("accept writes the CI check's manifest entries with the pixels: the next check lists no stale baseline, and manifest.json is byte for byte check --update's")
+    func acceptWritesTheManifest() throws {
+        // Two copies of one checkout: baselines recorded, then the tick 1 pt heavier (a key change that
+        // changes the checked pixels and the inputs of every variant, not the unchecked pixels).
+        var dirs: [TempFolder] = []
+        for _ in 0..<2 {
+            let dir = TempFolder()
+            dir.write("spec.json", Data(SmallSpec.json.utf8))
+            try #require(try run(["check", "--spec", "spec.json", "--record", "--quiet"], in: dir).status == 0)
+            dir.write("spec.json", Data(SmallSpec.json.replacingOccurrences(of: "\"markWeight\": 2 }", with: "\"markWeight\": 3 }").utf8))
+            dirs.append(dir)
+        }
+        let (viaAccept, viaUpdate) = (dirs[0], dirs[1])
+        let before = try #require(try SnapshotManifest.read(in: viaAccept.url.appendingPathComponent("snapshots")))
+
+        let ci = try run(["check", "--spec", "spec.json"], in: viaAccept, ci: "true")
+        #expect(ci.status == 1, "\(ci.stdout)\(ci.stderr)")
+        #expect(ci.stdout.contains("4 stale baselines (inputs changed, not re-recorded): sizes.md.markWeight 2 → 3"), "\(ci.stdout)")
+        // report.json: the entries on the 4 changed checked variants (candidates) and the 4 unchecked
+        // ones (matches whose inputs changed), with the preset's keys and the renderer.
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: viaAccept.url
+            .appendingPathComponent("glyphaudit-out/snapshots/report.json"))) as? [String: Any])
+        let snapshots = try #require(doc["snapshots"] as? [String: Any])
+        let results = try #require(snapshots["results"] as? [[String: Any]])
+        #expect(results.filter { $0["manifest"] != nil }.count == 8)
+        let record = try #require(snapshots["manifest"] as? [String: Any])
+        #expect((record["keys"] as? [String: [String: String]])?["t"]?["sizes.md.markWeight"] == "3")
+        #expect((record["renderer"] as? [String: String]) == before.renderers.values.first)
+
+        let accept = try run(["accept", "glyphaudit-out/snapshots"], in: viaAccept)
+        #expect(accept.status == 0, "\(accept.stderr)")
+        let next = try run(["check", "--spec", "spec.json"], in: viaAccept)
+        #expect(next.status == 0 && next.stdout.isEmpty, "no stale baseline, nothing listed: \(next.stdout)\(next.stderr)")
+        #expect(next.stderr.contains("checked 8 variants: 8 match, 0 mismatch, 0 new, 0 stale"), "\(next.stderr)")
+
+        let update = try run(["check", "--spec", "spec.json", "--update", "--quiet"], in: viaUpdate)
+        #expect(update.status == 0, "\(update.stderr)")
+        let a = contents(viaAccept.url.appendingPathComponent("snapshots")), u = contents(viaUpdate.url.appendingPathComponent("snapshots"))
+        #expect(a[SnapshotManifest.fileName] != nil && a[SnapshotManifest.fileName] == u[SnapshotManifest.fileName],
+                "manifest.json by accept:\n\(String(decoding: a[SnapshotManifest.fileName] ?? Data(), as: UTF8.self))\nby --update:\n\(String(decoding: u[SnapshotManifest.fileName] ?? Data(), as: UTF8.self))")
+        #expect(a == u, "every baseline, renderer.json and manifest.json the same: \(Set(a.keys).symmetricDifference(u.keys))")
+        // The keys and digests moved on from the recorded ones.
+        let after = try #require(try SnapshotManifest.read(in: viaAccept.url.appendingPathComponent("snapshots")))
+        #expect(after.keys["t"]?["sizes.md.markWeight"] == "3" && before.keys["t"]?["sizes.md.markWeight"] == "2")
+        #expect(Set(after.variants.keys) == Set(before.variants.keys) && after.variants.allSatisfy { before.variants[$0.key]?.digest != $0.value.digest })
+    }
 }
