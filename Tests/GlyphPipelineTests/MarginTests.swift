@@ -87,4 +87,25 @@ struct MarginTests {
         #expect(checked["clipping.glyph.room"] == 0)
         #expect(checked["clipping.label.room"] == nil, "no label")
     }
+
+    @Test("the label's contrast and the focus ring's are kept per variant")
+    func labelAndFocus() throws {
+        let folder = TempFolder()
+        let spec = """
+        {"name": "m", "control": "checkbox",
+         "sizes": {"md": {"size": 20, "cornerRadius": 4, "borderWidth": 2, "markSize": 12, "markWeight": 2}},
+         "states": ["unchecked", "checked"], "scales": [3], "dynamicTypeSizes": ["L"],
+         "focus": {"color": "focus", "width": 2, "offset": 2}, "label": {"text": "Label"},
+         "themes": {"default": {"surface": "#FFFFFF", "border": "#767676", "fill": "#0055CC", "mark": "#FFFFFF",
+                                "label": "#595959", "focus": "#005FCC"}}}
+        """
+        _ = try Self.run(folder, spec, writes: .record)
+        let manifest = try #require(try SnapshotManifest.read(in: folder.url.appendingPathComponent("snapshots")))
+        let plain = try #require(manifest.variants["m/square-md/L/default/checked@3x"]?.margins)
+        let focused = try #require(manifest.variants["m/square-md/L/default/checked+focused@3x"]?.margins)
+        // #595959 on white: 7.00:1. The ring #005FCC, 2 pt off the box, only on the white surface: 5.985:1.
+        #expect(abs((plain["text-contrast.label"] ?? 0) - Self.wcag("#595959", "#FFFFFF")) < 1e-9, "\(plain)")
+        #expect(abs((focused["focus-indicator.ring"] ?? 0) - Self.wcag("#005FCC", "#FFFFFF")) < 0.01, "\(focused)")
+        #expect(plain["focus-indicator.ring"] == nil && plain["clipping.label.room"] != nil)
+    }
 }
