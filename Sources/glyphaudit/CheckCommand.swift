@@ -11,7 +11,7 @@ enum CheckCommand {
         summary: "Compare renders with the baseline PNGs; record, update or prune baselines.",
         usage: "glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N] [--snapshots DIR] "
             + "[--out DIR] [--record] [--update] [--prune] [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] "
-            + "[--include-aa] [--alpha A] [--ci] [--stage] [--incremental] [--json] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--stage] [--incremental] [--margin-tolerance SHARE] [--json] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant in memory and compares it with its baseline
         DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.png (libpng decode; identical
@@ -53,7 +53,7 @@ enum CheckCommand {
         The manifest also keeps each variant's audit numbers (state-change areas, contrast ratios, room inside
         the frames, target size): with a manifest, or when writing one or staging, check audits as run does
         (the rules of the nearest .glyphaudit.json) and lists a number that fell by more than the tolerance
-        (rules.margin.tolerance, default 0.25) as a `margin` line with both numbers, a warning unless
+        (--margin-tolerance, else rules.margin.tolerance, else 0.25) as a `margin` line with both numbers, a warning unless
         .glyphaudit.json's rules.margin says otherwise (error: exit 1).
 
         Under CI (--ci, or the environment variable CI set to anything but "", "false" or "0") the
@@ -83,6 +83,7 @@ enum CheckCommand {
             SnapshotOptionGroup.ci,
             AcceptCommand.stage,
             ManifestOptions.incremental,
+            ManifestOptions.marginTolerance,
             OutputOptions.json.withHelp("Print every result as JSON on stdout (instead of the list)."),
             OutputOptions.quiet.withHelp("No summary line on stderr; only the list (or JSON)."),
             OutputOptions.verbose.withHelp("List every result and every baseline written (not at most 20 lines and a count)."),
@@ -152,7 +153,7 @@ enum CheckCommand {
         // when the check may measure them.
         let manifestThere = FileManager.default.fileExists(atPath: snapshots.appendingPathComponent(SnapshotManifest.fileName).path)
         let config = manifestThere || !writes.isDisjoint(with: [.record, .update]) || staging ? try marginConfig(cwd) : AuditConfig()
-        let policy = MarginPolicy(config: config)
+        let policy = MarginPolicy(config: config, tolerance: try RunCommand.marginTolerance(args))
         // One transaction: the files written are renamed into place when the check ends, and none is
         // when a write fails (full disk, read-only folder): then the temporary files and the folders
         // the run made are removed, and one message says so.

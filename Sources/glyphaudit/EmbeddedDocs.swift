@@ -1257,7 +1257,7 @@ and a number that fell by more than `tolerance` (a share of the recorded number,
 It is configured like a rule — `"rules": { "margin": { "severity": "error", "tolerance": 0.1 } }`
 (`error`, `warning`, `info` or `off`) — and `glyphaudit rules explain margin` explains it; the names,
 units and what writes the numbers are in [snapshots.md](snapshots.md#audit-margins). `--margin-tolerance`
-on `run` overrides the configured tolerance.
+on `check` and `run` overrides the configured tolerance.
 
 ## The built-in presets, audited
 
@@ -1800,7 +1800,7 @@ A plain check never writes it.
 glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N]
                  [--snapshots DIR] [--out DIR] [--record] [--update] [--prune]
                  [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] [--include-aa] [--alpha A]
-                 [--ci] [--stage] [--incremental] [--json] [--quiet] [--verbose]
+                 [--ci] [--stage] [--incremental] [--margin-tolerance SHARE] [--json] [--quiet] [--verbose]
 ```
 
 `check` renders every selected variant in memory. With no `--preset` and no `--spec`, that is all
@@ -2030,8 +2030,8 @@ are rewritten with the baselines (`--record`, `--update`, and `accept`, which wr
 CI run computed), so accepting a change takes its numbers.
 
 `check` and `run` compare their numbers with the manifest's: a number that fell by more than the
-tolerance (a share of the recorded number, 0–1, default 0.25: `run --margin-tolerance`, or
-`rules.margin.tolerance` in `.glyphaudit.json`) is a `margin` finding with both numbers — also when
+tolerance (a share of the recorded number, 0–1, default 0.25: `--margin-tolerance` on `check` and
+`run`, or `rules.margin.tolerance` in `.glyphaudit.json`) is a `margin` finding with both numbers — also when
 the pixels match, or when this very `check --update` rewrites the baseline (the loss is reported once,
 in the run that accepts it). A recorded number of 0 or less (a glyph that fills its frame) has no
 margin to lose. A contrast ratio that falls from 7:1 to 4:1 has lost 43 % and is reported even though

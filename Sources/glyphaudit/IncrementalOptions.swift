@@ -10,5 +10,6 @@ enum ManifestOptions {
         name: "margin-tolerance", value: "SHARE",
         help: "Report a `margin` finding when an audit number kept in the manifest (state-change area, contrast ratio, "
             + "room inside a frame, target size) fell by more than this share of its recorded value (0-1; default: "
-            + ".glyphaudit.json's rules.margin.tolerance, else 0.25).")
+            + ".glyphaudit.json's rules.margin.tolerance, else 0.25).",
+        numberRange: 0...1)
 }

@@ -104,6 +104,9 @@ struct CLIMarginTests {
         #expect(failed.status == 1, "\(failed.stdout)\(failed.stderr)")
         #expect(failed.stdout.contains("margin     t/square-md/AX5/default/checked@1x  error: target-size fell from 48 to 30 (38 % of its margin gone; the tolerance is 25 %)\n"),
                 "\(failed.stdout)")
+        // --margin-tolerance overrides the configured tolerance: 37.5 % is within 40 %.
+        #expect(try run(["check", "--spec", "spec.json", "--margin-tolerance", "0.4"], in: dir).status == 0)
+        #expect(try run(["check", "--spec", "spec.json", "--margin-tolerance", "1.5"], in: dir).status == 64)
         dir.write(".glyphaudit.json", #"{ "version": 1, "rules": { "margin": { "severity": "warning", "tolerance": 0.4 } } }"#)
         let within = try losses(try run(["check", "--spec", "spec.json", "--json"], in: dir))
         #expect(within.isEmpty, "37.5 % is within 40 %")
