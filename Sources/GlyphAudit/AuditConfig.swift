@@ -193,17 +193,17 @@ public struct AuditConfig: Sendable, Equatable {
     }
 
     /// Reads a configuration file; errors name it as `file` is written (relative paths stay relative).
-    public static func load(file: String, rules: [any AuditRule] = Auditor.registry) throws(InputError) -> AuditConfig {
+    public static func load(file: String, rules: [any AuditRule] = Auditor.configurable) throws(InputError) -> AuditConfig {
         try parse(try read(file), file: file, rules: rules)
     }
 
-    public static func load(contentsOf url: URL, rules: [any AuditRule] = Auditor.registry) throws(InputError) -> AuditConfig {
+    public static func load(contentsOf url: URL, rules: [any AuditRule] = Auditor.configurable) throws(InputError) -> AuditConfig {
         try load(file: url.path, rules: rules)
     }
 
     static func read(_ file: String) throws(InputError) -> JSONNode { try readJSON(URL(fileURLWithPath: file)) }
 
-    public static func parse(_ root: JSONNode, file: String, rules known: [any AuditRule] = Auditor.registry) throws(InputError) -> AuditConfig {
+    public static func parse(_ root: JSONNode, file: String, rules known: [any AuditRule] = Auditor.configurable) throws(InputError) -> AuditConfig {
         var r = SpecReader(file: file)
         let top = try r.object(root, "", allowed: ["$schema", "version", "rules", "accepted"], required: ["version"])
         try checkVersion(top["version"]!, r)
@@ -240,11 +240,11 @@ public struct AuditConfig: Sendable, Equatable {
     }
 
     /// Reads a baseline file (`--baseline FILE`): `{"version": 1, "accepted": [...]}`.
-    public static func loadBaseline(contentsOf url: URL, rules: [any AuditRule] = Auditor.registry) throws(InputError) -> [AcceptedFinding] {
+    public static func loadBaseline(contentsOf url: URL, rules: [any AuditRule] = Auditor.configurable) throws(InputError) -> [AcceptedFinding] {
         try loadBaseline(file: url.path, rules: rules)
     }
 
-    public static func loadBaseline(file: String, rules: [any AuditRule] = Auditor.registry) throws(InputError) -> [AcceptedFinding] {
+    public static func loadBaseline(file: String, rules: [any AuditRule] = Auditor.configurable) throws(InputError) -> [AcceptedFinding] {
         let root = try read(file)
         var r = SpecReader(file: file)
         let top = try r.object(root, "", allowed: ["$schema", "version", "accepted"], required: ["version", "accepted"])

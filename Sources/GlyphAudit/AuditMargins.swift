@@ -7,7 +7,18 @@ import GlyphCore
 ///
 /// - `state-change.<other state>.<view>`: the area (pt²) that changes between the variant and the
 ///   same variant in another state, in each colour view (`state-shape`);
+/// - `contrast.<part>`: the contrast ratio of a part against what it sits on, as authored, the
+///   finding's subject naming the part (`contrast.fill`, `contrast.tick on fill`, `contrast.knob on
+///   off track`) (`nontext-contrast`);
+/// - `text-contrast.label`: the label's contrast ratio against the surface (`text-contrast`);
+/// - `focus-indicator.ring`: the focus ring's ratio against the colours next to it, the lower of
+///   the surface's and the control's where it touches (focused variants; `focus-indicator`);
+/// - `clipping.glyph.room`, `clipping.label.room`: the room (pt) the ink leaves inside its frame on
+///   its tightest side; negative when it reaches past it (`clipping`);
 /// - `target-size`: the hit area's shorter side (pt) (`target-size`).
+///
+/// Every number is better when larger (a room, not an overflow), so one comparison serves all.
+/// Disabled themes (exempt from the contrast criteria) record no contrast numbers.
 ///
 /// The rules record into the collector bound to `current` while they run (nothing is recorded
 /// without one).
@@ -23,6 +34,18 @@ public final class AuditMargins: @unchecked Sendable {
         lock.lock()
         values[variant, default: [:]][name] = value
         lock.unlock()
+    }
+
+    /// The same number for several variants.
+    public func record(_ variants: [String], _ name: String, _ value: Double) {
+        lock.lock()
+        for v in variants { values[v, default: [:]][name] = value }
+        lock.unlock()
+    }
+
+    /// Adds the numbers of another collection (a number already here is kept).
+    public static func merge(_ numbers: [String: [String: Double]], into all: inout [String: [String: Double]]) {
+        for (id, m) in numbers { all[id, default: [:]].merge(m) { a, _ in a } }
     }
 
     /// Variant id → name → number.

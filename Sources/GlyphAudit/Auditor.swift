@@ -19,7 +19,11 @@ public struct Auditor: Sendable {
         SettingRegressionRule(),
     ]
 
-    public static func rule(_ id: String) -> (any AuditRule)? { registry.first { $0.id == id } }
+    /// What `.glyphaudit.json` configures and `rules` lists: every rule, and `margin` (`MarginRule`),
+    /// which measures nothing itself and so never runs with the others.
+    public static let configurable: [any AuditRule] = registry + [MarginRule()]
+
+    public static func rule(_ id: String) -> (any AuditRule)? { configurable.first { $0.id == id } }
 
     /// The rules a run of `specs` audits with: every rule, but `setting-regression` only when a spec
     /// has display settings and `focus-indicator` only when a spec (or a setting's spec) has `focus`

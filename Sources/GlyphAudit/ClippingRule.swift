@@ -119,6 +119,16 @@ public struct ClippingRule: AuditRule {
                 if let j = reps[v.state]?[v.dynamicType], input.items[j].variant.scale >= v.scale { continue }
                 reps[v.state, default: [:]][v.dynamicType] = i
             }
+            // The variants a representative stands for (every theme and scale of its state and size),
+            // for the margins kept with the baselines (`AuditMargins`).
+            let margins = AuditMargins.current
+            var standsFor: [String: [String]] = [:]
+            if margins != nil {
+                for i in group {
+                    let v = input.items[i].variant
+                    standsFor["\(v.state.rawValue) \(v.dynamicType.short)", default: []].append(v.id)
+                }
+            }
             for part in ["glyph", "label"] {
                 // Per state: the runs of consecutive audited sizes where it overflows, and the sizes
                 // between runs where it does not; states with the same run share a finding.
@@ -142,6 +152,9 @@ public struct ClippingRule: AuditRule {
                             ink = l.ink
                         }
                         let s = frame.overflow(of: ink)
+                        if let margins, let ids = standsFor["\(state.rawValue) \(dt.short)"] {
+                            margins.record(ids, "clipping.\(part).room", -max(s.top, s.right, s.bottom, s.left))
+                        }
                         measured.append((dt, max(s.top, s.right, s.bottom, s.left) > allowed ? (dt, s, i, frame, ink) : nil))
                     }
                     let (runs, gaps) = Self.runs(measured)

@@ -74,6 +74,13 @@ public struct FocusIndicatorRule: AuditRule {
                          appearanceContrast: o["appearanceContrast"], perimeterWidth: o["perimeterWidth"])
         }
         let minimum = o["minimumContrast"], appearance = o["appearanceContrast"]
+        if let margins = AuditMargins.current {
+            for (k, p) in pairs.enumerated() {
+                let v = input.items[p.focused].variant
+                guard let m = measures[k], !ContrastCheck.isExempt(v.theme) else { continue }
+                margins.record(v.id, "focus-indicator.ring", m.worstRatio)
+            }
+        }
         // One finding per theme and state: the worst of its Dynamic Type sizes and scales.
         var order: [String] = []
         var groups: [String: [Int]] = [:]

@@ -83,6 +83,8 @@ extension NonTextContrastRule {
         numbers["ratio"] = ratio
         numbers["required"] = required
         let exempt = ContrastCheck.isExempt(theme)
+        // The margin kept with the baselines (`AuditMargins`): the ratio the part reaches, passing or not.
+        if !exempt, let margins = AuditMargins.current { margins.record(variants.map(\.id), "contrast.\(m.subject)", ratio) }
         if ratio >= required && !exempt { return [] }
         var message: String
         if exempt {

@@ -76,6 +76,9 @@ public struct TextContrastRule: AuditRule {
                 let color = bucket.label.color!
                 let seen = color.seen
                 let ratio = ContrastCheck.ratio(seen, on: surface)
+                if !exempt, let margins = AuditMargins.current {
+                    margins.record(bucket.items.map { input.items[$0].variant.id }, "text-contrast.label", ratio)
+                }
                 let sizes = Array(Set(bucket.items.map { input.items[$0].variant.dynamicType })).sorted()
                 let failing = sizes.filter { ratio < Self.required(points: label.points($0), bold: Self.isBold(label.textStyle), o) }
                 let passingLarge = sizes.filter { !failing.contains($0) }

@@ -73,27 +73,3 @@ public struct AuditCache: Sendable {
         return true
     }
 }
-
-extension Pipeline {
-    /// The `margin` findings: each variant whose audit number fell by more than the job's tolerance
-    /// from its baseline's manifest entry (`AuditMargins.losses`), with both numbers — also when
-    /// its pixels matched or were accepted.
-    static func marginFindings(_ margins: [String: [String: Double]], manifest: SnapshotManifest?, job: RunJob, plan: Plan) -> [Finding] {
-        guard let manifest else { return [] }
-        var out: [Finding] = []
-        for item in plan.items {
-            let id = item.variant.id
-            guard let before = manifest.variants[id]?.margins, let after = margins[id] else { continue }
-            for (name, old, new) in AuditMargins.losses(before: before, after: after, tolerance: job.marginTolerance) {
-                let lost = (old - new) / old * 100
-                out.append(Finding(rule: "margin", severity: job.marginSeverity, criterion: nil, variant: item.variant.variantID,
-                                   subject: name,
-                                   message: "\(name) fell from \(Format.number(old)) to \(Format.number(new)) "
-                                       + "(\(String(format: "%.0f", lost)) % of its margin gone; the tolerance is "
-                                       + "\(String(format: "%.0f", job.marginTolerance * 100)) %)",
-                                   numbers: ["before": old, "after": new, "tolerance": job.marginTolerance]))
-            }
-        }
-        return out
-    }
-}

@@ -82,9 +82,11 @@ public enum Pipeline {
             if let auditor = options.auditor {
                 // Colours across the preset's components: layouts only, no pixels.
                 let input = AuditInput(specs: [spec], items: items, glyphs: [], jobs: jobs, drawing: drawing)
-                var findings = auditor.findings(input, pass: .acrossComponents, times: across)
+                let measured = AuditMargins()
+                var findings = AuditMargins.$current.withValue(measured) { auditor.findings(input, pass: .acrossComponents, times: across) }
                 if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                 found += findings
+                AuditMargins.merge(measured.all, into: &margins)
             }
             let share = (across?.all ?? [:]).mapValues { $0 / UInt64(max(1, slices.count)) }
             for slice in slices {
@@ -96,7 +98,7 @@ public enum Pipeline {
                 let cacheKey = componentInputs.flatMap { i in options.auditCache?.key(component, digests: i.map(\.digest)) }
                 if let componentInputs, let reused = try reuse(component, inputs: componentInputs, cacheKey: cacheKey, options: options) {
                     found += reused.findings
-                    margins.merge(reused.margins) { a, _ in a }
+                    AuditMargins.merge(reused.margins, into: &margins)
                     snapshotResults += reused.snapshots
                     inputs += componentInputs
                     variants += reused.variants
@@ -115,7 +117,7 @@ public enum Pipeline {
                     if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                     found += findings
                     let numbers = measured.all
-                    margins.merge(numbers) { a, _ in a }
+                    AuditMargins.merge(numbers, into: &margins)
                     if let cacheKey, let cache = options.auditCache {
                         // A cache that cannot be written is no failure: the next run draws again.
                         try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil, margins: numbers),
@@ -353,10 +355,10 @@ public struct RunJob: Sendable {
     /// from `<snapshots>/.glyphaudit-cache/`.
     public var incremental: Bool = false
     /// `--margin-tolerance`: an audit number that fell by more than this share of its value in the
-    /// manifest is a `margin` finding (docs/snapshots.md, "Audit margins").
-    public var marginTolerance: Double = RunJob.defaultMarginTolerance
-    public var marginSeverity: Severity = .warning
-    public static let defaultMarginTolerance = 0.25
+    /// manifest is a `margin` finding (docs/snapshots.md, "Audit margins"); nil: the configuration's
+    /// `rules.margin.tolerance`, else 0.25. The configuration's `rules.margin` sets its severity.
+    public var marginTolerance: Double?
+    public static let defaultMarginTolerance = MarginRule.defaultTolerance
     /// Times each preset, component and rule into the report (`RunReport.timings`, JUnit's `time`);
     /// off, the report holds no time and the same inputs give byte-identical reports.
     public var timed = false
@@ -438,7 +440,8 @@ extension Pipeline {
             try SnapshotSection(checked, folder: job.snapshots!, report: job.report, cwd: job.cwd)
         }
         // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
-        var findings = audit.findings + marginFindings(done.margins, manifest: checker?.manifest, job: job, plan: plan)
+        var findings = audit.findings + MarginPolicy(config: job.config, tolerance: job.marginTolerance)
+            .findings(before: checker?.manifest?.margins ?? [:], after: done.margins, variants: plan.items.map(\.variant))
         for i in findings.indices {
             if let e = findings[i].picturePath { findings[i].picturePath = "evidence/" + e }
             if var l = findings[i].location {

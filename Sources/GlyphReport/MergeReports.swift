@@ -59,6 +59,8 @@ extension RunReport {
             case (var a?, let b?):
                 a.results += b.results
                 a.candidates = a.candidates ?? b.candidates
+                if let m = b.manifest { a.manifest = SnapshotSection.ManifestRecord(keys: (a.manifest?.keys ?? [:]).merging(m.keys) { x, _ in x },
+                                                                                  renderer: a.manifest?.renderer ?? m.renderer) }
                 merged.snapshots = a
             default:
                 throw InputError(file: file, message: "one report checked snapshots and another did not")

@@ -27,7 +27,7 @@ enum ReportDecoding {
     /// The keys of `RunReport` (and of `SnapshotSection`) kept in the skeleton.
     static let reportKeys: Set<String> = ["schema", "tool", "shard", "failOn", "selected", "filter", "presets", "rules", "inputs",
                                           "snapshotGroups", "timings"]
-    static let snapshotKeys: Set<String> = ["folder", "candidates"]
+    static let snapshotKeys: Set<String> = ["folder", "candidates", "manifest"]
 
     /// Throws `NotJSON` when the walk finds the bytes are not a JSON object; a `DecodingError` (its
     /// coding path from the report's root) when a value is not what the report needs.

@@ -42,9 +42,13 @@ extension SnapshotSection {
                 }
             }
             if let c = r.candidate { rec.candidate = relativePath(c, base: report) }
+            rec.manifest = r.manifestEntry
             records.append(rec)
         }
         self.init(folder: relativePath(folder.path, base: cwd), results: records)
         candidates = checked.candidates.map { relativePath($0, base: report) }
+        if let keys = checked.manifestKeys, let renderer = checked.manifestRenderer {
+            manifest = ManifestRecord(keys: keys, renderer: renderer)
+        }
     }
 }

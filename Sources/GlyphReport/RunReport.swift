@@ -149,6 +149,22 @@ public struct SnapshotSection: Codable, Sendable, Equatable {
     /// The folder (relative to the report folder, `candidates`) where every changed and new render
     /// was staged for `glyphaudit accept`, with `renderer.json`; nil when none was.
     public var candidates: String? = nil
+    /// What `glyphaudit accept` writes into the snapshot folder's manifest with the candidates: the
+    /// keys of the run's presets and the renderer's components (the results carry the entries).
+    public var manifest: ManifestRecord? = nil
+
+    /// The part of `manifest.json` a staging run computed beyond its variants' entries.
+    public struct ManifestRecord: Codable, Sendable, Equatable {
+        /// Preset → key path → value.
+        public var keys: [String: [String: String]]
+        /// The renderer's components (its id is `SnapshotManifest.rendererID` of them).
+        public var renderer: [String: String]
+
+        public init(keys: [String: [String: String]], renderer: [String: String]) {
+            self.keys = keys
+            self.renderer = renderer
+        }
+    }
 
     public init(folder: String, results: [SnapshotRecord]) {
         self.folder = folder
@@ -177,6 +193,9 @@ public struct SnapshotRecord: Codable, Sendable, Equatable {
     public var sideBySide: String?
     /// The render staged for `glyphaudit accept` (`candidates/<variant id>.png`), relative to the report folder.
     public var candidate: String? = nil
+    /// The variant's manifest entry as the run computed it (inputs, renderer, audit numbers), when
+    /// candidates were staged: on each candidate, and on a match whose entry changed (`accept` writes them).
+    public var manifest: SnapshotManifest.Entry? = nil
 
     public init(id: VariantID, status: SnapshotResult.Status, failed: Bool, baseline: String, action: SnapshotResult.Action? = nil, message: String? = nil,
                 mismatchedPixels: Int? = nil, mismatchRatio: Double? = nil, maxDelta: Double? = nil,

@@ -110,6 +110,10 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
     /// Under `--incremental`: the variant was not drawn, its inputs and renderer equal its
     /// baseline's manifest entry (a match).
     public var reused: Bool?
+    /// When candidates are staged: the manifest entry this run computed for the variant (its inputs,
+    /// renderer and audit numbers), for `glyphaudit accept` to write with the pixels — on every staged
+    /// candidate, and on a match with identical pixels whose entry differs from the folder's.
+    public var manifestEntry: SnapshotManifest.Entry?
 
     public init(id: VariantID, status: Status, baseline: String, action: Action? = nil,
                 difference: ImageDifference? = nil, message: String? = nil, outputs: Outputs? = nil,
@@ -180,6 +184,10 @@ public struct SnapshotReport: Sendable, Equatable, Codable {
     public var groups: [SnapshotGroup]?
     /// The manifest file written by this check (`--record` / `--update`), nil when none was.
     public var manifestWritten: String?
+    /// When candidates are staged: the keys of the run's presets and the renderer's components, as
+    /// the manifest records them (with the results' `manifestEntry`, what `accept` writes).
+    public var manifestKeys: [String: [String: String]]?
+    public var manifestRenderer: [String: String]?
 
     public struct Counts: Sendable, Equatable, Codable {
         public var variants = 0

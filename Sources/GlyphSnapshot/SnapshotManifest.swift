@@ -37,6 +37,9 @@ public struct SnapshotManifest: Sendable, Equatable {
 
     public init() {}
 
+    /// The audit numbers of every entry that has them, by variant id.
+    public var margins: [String: [String: Double]] { variants.compactMapValues(\.margins) }
+
     /// A renderer's id in the manifest.
     public static func rendererID(_ components: [String: String]) -> String {
         String(SHA256.hex(VariantInputs.rendererText(components)).prefix(12))

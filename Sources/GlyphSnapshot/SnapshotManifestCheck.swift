@@ -15,6 +15,7 @@ extension SnapshotChecker {
         if let manifest {
             report.groups = SnapshotGroup.group(report.results, inputs: byID, manifest: manifest, current: current, refreshed: writing)
         }
+        if candidates != nil { stageEntries(&report, specs: specs, inputs: byID, margins: margins) }
         guard writing, !report.results.contains(where: { $0.writeError != nil }) else { return }
         var next = manifest ?? SnapshotManifest()
         for spec in specs { next.keys[spec.name] = current.inputs(of: spec).keys }
@@ -40,6 +41,32 @@ extension SnapshotChecker {
         } catch {
             report.fingerprintError = "\(error)"
         }
+    }
+}
+
+extension SnapshotChecker {
+    /// When candidates are staged: what `accept` writes into the manifest with the pixels — the
+    /// entry of every staged candidate, and of every match with identical pixels whose entry is not
+    /// the folder's (what `--record --update` would write for them), with the keys of the run's
+    /// presets and the renderer's components.
+    func stageEntries(_ report: inout SnapshotReport, specs: [Spec], inputs: [String: VariantInput], margins: [String: [String: Double]]) {
+        guard let current = manifestInputs else { return }
+        var any = false
+        for i in report.results.indices {
+            let r = report.results[i]
+            let id = r.id.description
+            guard let input = inputs[id], r.status != .stale else { continue }
+            let old = manifest?.variants[id]
+            let entry = SnapshotManifest.Entry(digest: input.digest, keys: input.keysDigest, renderer: current.rendererID,
+                                               margins: margins[id] ?? old?.margins)
+            let matches = r.status == .match && r.difference?.identical != false
+            guard r.candidate != nil || (matches && entry != old) else { continue }
+            report.results[i].manifestEntry = entry
+            any = true
+        }
+        guard any else { return }
+        report.manifestKeys = Dictionary(specs.map { ($0.name, current.inputs(of: $0).keys) }, uniquingKeysWith: { a, _ in a })
+        report.manifestRenderer = current.renderer
     }
 }
 

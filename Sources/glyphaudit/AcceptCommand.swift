@@ -1,4 +1,5 @@
 import Foundation
+import GlyphAudit
 import GlyphCore
 import GlyphPipeline
 import GlyphRaster
@@ -24,6 +25,9 @@ enum AcceptCommand {
         so the machine that accepts may have another cairo, pango, librsvg or fonts than the one that ran.
         Typical flow: CI fails, download its report artifact, `glyphaudit accept report/`, commit.
         Several REPORTs (the shards of one run, or merge-reports' folder) are accepted together.
+        The snapshot folder's manifest.json is written in the same transaction: the manifest entry the run
+        computed for each accepted candidate and for each match whose inputs changed (listed as `refreshed`),
+        with its audit numbers, and the presets' keys: what `check --record --update` would write.
         --only KEY=VALUE keeps the candidates of the variants it matches (as elsewhere; shape and size are
         read from the variant's component); --group ID keeps those of a cause group the report records
         (report.json's snapshotGroups; repeat it for several: `--group g0123456789 --group gabcdef0123`
@@ -60,11 +64,11 @@ enum AcceptCommand {
     /// snapshot results with their candidates and the inputs the check read. Written only when some
     /// render was staged.
     static func writeCheckReport(_ checked: SnapshotReport, plan: Plan, filter: VariantFilter, inputs: [InputRecord],
-                                 snapshots: URL, out: URL, cwd: URL) throws {
-        guard checked.candidates != nil else { return }
+                                 margins: [Finding] = [], snapshots: URL, out: URL, cwd: URL) throws {
+        guard checked.candidates != nil || checked.manifestKeys != nil else { return }
         var report = RunReport(tool: "glyphaudit \(version)", failOn: "never", selected: plan.selected,
                                filter: RunReport.filterText(filter), presets: RunReport.presetRecords(plan, base: cwd),
-                               variants: [], findings: [],
+                               variants: [], findings: margins,
                                snapshots: try SnapshotSection(checked, folder: snapshots, report: out, cwd: cwd), rules: [])
         report.inputs = inputs
         report.canonicalize()
@@ -88,6 +92,8 @@ enum AcceptCommand {
         var relative: String
         var data: Data
         var report: String
+        /// Its manifest entry as the run computed it; nil from a report that records none.
+        var entry: SnapshotManifest.Entry?
     }
 
     static func run(_ args: Arguments) throws -> ExitStatus {
@@ -102,6 +108,10 @@ enum AcceptCommand {
         // Everything is read and checked before anything is written.
         var chosen: [String: Candidate] = [:]
         var renderer: (fingerprint: RendererFingerprint, data: Data, file: String)?
+        // The manifest entries of matches whose inputs changed (their pixels did not), and the keys
+        // and renderer the reports computed (`snapshots.manifest`).
+        var refreshed: [String: (entry: SnapshotManifest.Entry, report: String)] = [:]
+        var manifestRecord: (record: SnapshotSection.ManifestRecord, file: String)?
         var listed = 0
         var inputWarnings: [String] = []
         for dir in dirs {
@@ -113,6 +123,7 @@ enum AcceptCommand {
             let file = reportFile.path
             let records = report.snapshots?.results ?? []
             let staged = records.enumerated().filter { $0.element.candidate != nil }
+            let entries = records.enumerated().filter { $0.element.candidate == nil && $0.element.manifest != nil }
 
             // The groups, when some are asked for: the report must record groups, and these.
             var members: Set<String>?
@@ -133,7 +144,7 @@ enum AcceptCommand {
                 }
                 members = chosenMembers
             }
-            if staged.isEmpty { continue }
+            if staged.isEmpty && entries.isEmpty { continue }
 
             // The inputs the renders were drawn from must be the checkout's.
             var changed: [String] = []
@@ -162,6 +173,27 @@ enum AcceptCommand {
                 inputWarnings.append("\(file): inputs changed since the report was made (--force): \(text)")
             }
 
+            // What the manifest records beyond the entries: one renderer for all the reports.
+            if let m = report.snapshots?.manifest {
+                if let first = manifestRecord, first.record.renderer != m.renderer {
+                    throw InputError(file: file, keyPath: "snapshots.manifest.renderer", message: "another renderer than that of "
+                                     + "\(first.file); accept one renderer's at a time")
+                }
+                let keys = (manifestRecord?.record.keys ?? [:]).merging(m.keys) { a, _ in a }
+                manifestRecord = (SnapshotSection.ManifestRecord(keys: keys, renderer: m.renderer), manifestRecord?.file ?? file)
+            }
+            let controls = Dictionary(report.presets.map { ($0.name, $0.control) }, uniquingKeysWith: { a, _ in a })
+            for (i, r) in entries {
+                guard matches(filter, r.id, control: controls[r.id.preset]),
+                      members.map({ $0.contains(r.id.description) }) ?? true else { continue }
+                if let other = refreshed[r.id.description], other.entry != r.manifest {
+                    throw InputError(file: file, keyPath: "snapshots.results[\(i)].manifest", message: "\(r.id) has another manifest "
+                                     + "entry in \(other.report); accept one of them")
+                }
+                refreshed[r.id.description] = (r.manifest!, file)
+            }
+            if staged.isEmpty { continue }
+
             // The renderer that drew them: one for all the reports.
             let folderName = report.snapshots?.candidates ?? RunJob.candidatesFolder
             guard folderName == RunJob.candidatesFolder else {
@@ -189,7 +221,6 @@ enum AcceptCommand {
             if renderer == nil { renderer = (fingerprint, fingerprintData, fingerprintFile) }
 
             // Every candidate the report lists: a plain name inside the folder, its variant's own, a whole PNG.
-            let controls = Dictionary(report.presets.map { ($0.name, $0.control) }, uniquingKeysWith: { a, _ in a })
             for (i, r) in staged {
                 let keyPath = "snapshots.results[\(i)].candidate"
                 let name = r.candidate!
@@ -211,12 +242,12 @@ enum AcceptCommand {
                     throw InputError(file: file, keyPath: keyPath, message: "\(r.id) is also a candidate in \(other.report), with other "
                                      + "pixels; accept one of them")
                 }
-                chosen[relative] = Candidate(id: r.id, relative: relative, data: data, report: file)
+                chosen[relative] = Candidate(id: r.id, relative: relative, data: data, report: file, entry: r.manifest)
             }
         }
         for w in inputWarnings { Console.warning(w) }
 
-        guard let renderer, !chosen.isEmpty else {
+        guard !chosen.isEmpty || !refreshed.isEmpty else {
             Console.info(listed == 0 ? "nothing to accept: the reports stage no candidates (a run stages them under CI or with --stage)"
                                      : "nothing to accept: none of the \(counted(listed, "candidate")) matches the selection")
             return .clean
@@ -231,14 +262,10 @@ enum AcceptCommand {
                 if AtomicFile.transactionFailed { break }
                 try? AtomicFile.write(chosen[rel]!.data, to: snapshots.appendingPathComponent(rel))
             }
-            if !AtomicFile.transactionFailed { try? renderer.fingerprint.write(in: snapshots) }
-            // The manifest (check --record/--update) recorded what drew the old baselines: the accepted
-            // ones' entries go (accept renders nothing, so it cannot say what drew the candidates); the
-            // next `check --update` records them again, and until then they are neither grouped nor stale.
-            if !AtomicFile.transactionFailed, var manifest = try SnapshotManifest.read(in: snapshots) {
-                let before = manifest.variants.count
-                for rel in order { manifest.variants.removeValue(forKey: chosen[rel]!.id.description) }
-                if manifest.variants.count != before { try? manifest.write(in: snapshots) }
+            if !AtomicFile.transactionFailed, let renderer { try? renderer.fingerprint.write(in: snapshots) }
+            if !AtomicFile.transactionFailed {
+                try writeManifest(chosen: order.map { chosen[$0]! }, refreshed: refreshed.mapValues(\.entry),
+                                  record: manifestRecord?.record, in: snapshots)
             }
             if AtomicFile.transactionFailed { lock.release(removeFile: lock.madeFolder) }
             return lock
@@ -250,14 +277,41 @@ enum AcceptCommand {
         }
         // The lock is let go when the command's transaction has renamed the files into place.
         _ = lock
-        let lines = order.map { "accepted   \(chosen[$0]!.id)" }
+        let lines = order.map { "accepted   \(chosen[$0]!.id)" } + refreshed.keys.sorted().map { "refreshed  \($0)" }
         let shown = args.flag(OutputOptions.verbose) ? lines
             : capped(lines, limit: CheckCommand.listLimit, indent: "", note: "--verbose lists them all")
         try Console.stdout(Data(shown.map { $0 + "\n" }.joined().utf8))
-        Console.info("accepted \(counted(order.count, "candidate")) of \(listed) into \(CheckCommand.displayPath(snapshots.path))/; "
-                     + "\(CheckCommand.displayPath(snapshots.appendingPathComponent(RendererFingerprint.fileName).path)) is the "
-                     + "candidates' renderer's")
+        if !order.isEmpty {
+            Console.info("accepted \(counted(order.count, "candidate")) of \(listed) into \(CheckCommand.displayPath(snapshots.path))/; "
+                         + "\(CheckCommand.displayPath(snapshots.appendingPathComponent(RendererFingerprint.fileName).path)) is the "
+                         + "candidates' renderer's")
+        }
+        if !refreshed.isEmpty {
+            Console.info("\(refreshed.count) manifest \(refreshed.count == 1 ? "entry" : "entries") refreshed for variants whose inputs "
+                         + "changed but whose pixels did not")
+        }
         return .clean
+    }
+
+    /// The manifest written with the pixels (in the accept's transaction). With the reports' entries
+    /// (`record`): each accepted candidate's entry and each refreshed match's, the keys of the reports'
+    /// presets and their renderer — what `check --record --update` writes for the same inputs, with
+    /// their audit numbers. From a report that records none (an older glyphaudit), the accepted
+    /// variants' entries are taken out instead (it cannot say what drew them).
+    static func writeManifest(chosen: [Candidate], refreshed: [String: SnapshotManifest.Entry],
+                              record: SnapshotSection.ManifestRecord?, in snapshots: URL) throws {
+        let existing = try SnapshotManifest.read(in: snapshots)
+        guard existing != nil || record != nil else { return }
+        var next = existing ?? SnapshotManifest()
+        for c in chosen { next.variants[c.id.description] = record == nil ? nil : c.entry }
+        if let record {
+            for (id, entry) in refreshed { next.variants[id] = entry }
+            for (preset, keys) in record.keys { next.keys[preset] = keys }
+            next.renderers[SnapshotManifest.rendererID(record.renderer)] = record.renderer
+            let used = Set(next.variants.values.map(\.renderer))
+            next.renderers = next.renderers.filter { used.contains($0.key) }
+        }
+        if next != existing { try? next.write(in: snapshots) }
     }
 
     /// The bytes of `name` inside the report folder `dir`, read without following a link (`Beneath`).

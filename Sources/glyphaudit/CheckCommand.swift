@@ -1,4 +1,5 @@
 import Foundation
+import GlyphAudit
 import GlyphCore
 import GlyphPipeline
 import GlyphReport
@@ -10,7 +11,7 @@ enum CheckCommand {
         summary: "Compare renders with the baseline PNGs; record, update or prune baselines.",
         usage: "glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N] [--snapshots DIR] "
             + "[--out DIR] [--record] [--update] [--prune] [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] "
-            + "[--include-aa] [--alpha A] [--ci] [--stage] [--incremental] [--json] [--quiet] [--verbose]",
+            + "[--include-aa] [--alpha A] [--ci] [--stage] [--incremental] [--margin-tolerance SHARE] [--json] [--quiet] [--verbose]",
         discussion: """
         Renders every selected variant in memory and compares it with its baseline
         DIR/<preset>/<shape>-<size>/<dynamic type>/<theme>/<state>@<scale>x.png (libpng decode; identical
@@ -49,6 +50,11 @@ enum CheckCommand {
         changed with every input the same, as groups of their own; identical diffs folded) and baselines whose
         inputs changed while their pixels still match are listed as stale. --incremental does not redraw a
         variant whose inputs equal its manifest entry (for local loops; docs/snapshots.md).
+        The manifest also keeps each variant's audit numbers (state-change areas, contrast ratios, room inside
+        the frames, target size): with a manifest, or when writing one or staging, check audits as run does
+        (the rules of the nearest .glyphaudit.json) and lists a number that fell by more than the tolerance
+        (--margin-tolerance, else rules.margin.tolerance, else 0.25) as a `margin` line with both numbers, a warning unless
+        .glyphaudit.json's rules.margin says otherwise (error: exit 1).
 
         Under CI (--ci, or the environment variable CI set to anything but "", "false" or "0") the
         render of each variant without a baseline is written to <out>/new-snapshots/ in the snapshot
@@ -77,6 +83,7 @@ enum CheckCommand {
             SnapshotOptionGroup.ci,
             AcceptCommand.stage,
             ManifestOptions.incremental,
+            ManifestOptions.marginTolerance,
             OutputOptions.json.withHelp("Print every result as JSON on stdout (instead of the list)."),
             OutputOptions.quiet.withHelp("No summary line on stderr; only the list (or JSON)."),
             OutputOptions.verbose.withHelp("List every result and every baseline written (not at most 20 lines and a count)."),
@@ -141,24 +148,35 @@ enum CheckCommand {
         let start = DispatchTime.now()
         let staging = ci || args.flag(AcceptCommand.stage)
         let (plan, read) = try InputLog.recording { try Selection.plan(args) }
+        // The audit numbers kept in the manifest are measured with the configuration's rules, and its
+        // `rules.margin` says how a loss is reported (docs/snapshots.md, "Audit margins"): read only
+        // when the check may measure them.
+        let manifestThere = FileManager.default.fileExists(atPath: snapshots.appendingPathComponent(SnapshotManifest.fileName).path)
+        let config = manifestThere || !writes.isDisjoint(with: [.record, .update]) || staging ? try marginConfig(cwd) : AuditConfig()
+        let policy = MarginPolicy(config: config, tolerance: try RunCommand.marginTolerance(args))
         // One transaction: the files written are renamed into place when the check ends, and none is
         // when a write fails (full disk, read-only folder): then the temporary files and the folders
         // the run made are removed, and one message says so.
-        let (done, failure) = try AtomicFile.transaction { () throws -> (SnapshotReport, URL?) in
+        let (done, failure) = try AtomicFile.transaction { () throws -> (SnapshotReport, URL?, [Finding]) in
             let checker = try SnapshotChecker.fingerprinted(
                 store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes, staleScope: staleScope(args),
                 newSnapshots: ci ? out.appendingPathComponent(RunJob.newSnapshotsFolder) : nil,
                 candidates: staging ? out.appendingPathComponent(RunJob.candidatesFolder) : nil, cwd: cwd)
-            let report = args.flag(ManifestOptions.incremental) ? checker.runIncremental(plan, jobs: jobs) : checker.run(plan, jobs: jobs)
+            let outcome = try Pipeline.check(plan, checker: checker, jobs: jobs, incremental: args.flag(ManifestOptions.incremental),
+                                             config: config, policy: policy, tool: "glyphaudit \(version)")
+            let report = outcome.snapshots
             // The accept step's report: the candidates and the inputs they were drawn from.
             if staging && !AtomicFile.transactionFailed {
                 try AcceptCommand.writeCheckReport(report, plan: plan, filter: try Selection.filter(args), inputs: InputRecord.list(read, base: cwd),
-                                                   snapshots: snapshots, out: out, cwd: cwd)
+                                                   margins: outcome.margins, snapshots: snapshots, out: out, cwd: cwd)
             }
             if AtomicFile.transactionFailed, let lock = checker.lock { lock.release(removeFile: lock.madeFolder) }
-            return (report, checker.newSnapshots)
+            return (report, checker.newSnapshots, outcome.margins)
         }
         let report = done.0
+        let margins = done.2
+        // A margin loss fails the check only when the configuration makes `margin` an error.
+        let status: ExitStatus = report.status == .clean && margins.contains { $0.severity == .error } ? .failed : report.status
         if let failure {
             let written = report.results.count { $0.action == .recorded || $0.action == .updated }
             let pruned = report.results.count { $0.action == .pruned }
@@ -170,9 +188,13 @@ enum CheckCommand {
 
         for note in report.comparisonNotes ?? [] { Console.info(note) }
         if args.flag(OutputOptions.json) {
-            try Console.stdout(JSONOutput.data(JSONReport(report: report)))
+            var json = JSONReport(report: report)
+            json.exitStatus = status.rawValue
+            json.margins = margins.isEmpty ? nil : margins.map(JSONReport.MarginLoss.init)
+            try Console.stdout(JSONOutput.data(json))
         } else {
             var lines = listing(report, verbose: verbose, see: "--verbose lists them all, --json gives every result")
+            lines += capped(margins.map(describe), limit: verbose ? Int.max : listLimit, indent: "", note: "--verbose lists them all")
             lines += groupLines(report.groups)
             if !writes.isEmpty && !verbose { lines.append(writeSummary(report)) }
             try Console.stdout(Data(lines.map { $0 + "\n" }.joined().utf8))
@@ -187,7 +209,19 @@ enum CheckCommand {
         if let message = missingMessage(report, args: args, copyFrom: done.1) { Console.error(message) }
         if let message = AcceptCommand.stagedMessage(report, report: out, args: args) { Console.info(message) }
         Console.info(summary(report.counts, elapsed: seconds(since: start)))
-        return report.status
+        return status
+    }
+
+    /// The configuration the margins are measured and reported with: the nearest `.glyphaudit.json`
+    /// from the working folder up to the repository root, as `audit` finds it (check has no --config).
+    static func marginConfig(_ cwd: URL) throws -> AuditConfig {
+        guard let file = AuditConfig.lookup(from: cwd).file else { return AuditConfig() }
+        return try AuditConfig.load(file: file)
+    }
+
+    /// One line of a margin loss: `margin     <id>  warning: contrast.fill fell from 7 to 4 (…)`.
+    static func describe(_ f: Finding) -> String {
+        "margin".padding(toLength: 11, withPad: " ", startingAt: 0) + "\(f.variant)  \(f.severity.rawValue): \(f.message)"
     }
 
     /// The lines of the results worth a line: without `verbose`, the baselines written are left to
@@ -261,6 +295,29 @@ enum CheckCommand {
         var manifestWritten: String?
         var snapshotGroups: [SnapshotGroup]?
         var results: [Result]
+        /// The audit numbers that fell from the manifest's by more than the tolerance.
+        var margins: [MarginLoss]?
+
+        /// A `margin` finding: the variant, the number's name, both numbers.
+        struct MarginLoss: Encodable {
+            var id: String
+            var name: String
+            var severity: Severity
+            var before: Double
+            var after: Double
+            var tolerance: Double
+            var message: String
+
+            init(_ f: Finding) {
+                id = f.variant.description
+                name = f.subject
+                severity = f.severity
+                before = f.numbers["before"] ?? 0
+                after = f.numbers["after"] ?? 0
+                tolerance = f.numbers["tolerance"] ?? 0
+                message = f.message
+            }
+        }
 
         /// A result, with `withinTolerance` for a match whose pixels differ.
         struct Result: Encodable {

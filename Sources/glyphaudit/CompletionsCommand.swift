@@ -60,7 +60,7 @@ enum CompletionsCommand {
     static var operands: [String: Operands] {
         [
             "presets": Operands(slots: [.words(["show"]), .words(Presets.names)]),
-            "rules": Operands(slots: [.words(["explain"]), .words(Auditor.registry.map(\.id))]),
+            "rules": Operands(slots: [.words(["explain"]), .words(Auditor.configurable.map(\.id))]),
             "diff": Operands(slots: [.files, .files]),
             "merge-reports": Operands(slots: [.directories], repeats: true),
             "accept": Operands(slots: [.directories], repeats: true),

@@ -1246,6 +1246,19 @@ Cases: [`setting-regression-fail/`](examples/rules/setting-regression-fail/spec.
 Increase Contrast off track #8E8E93 and the white knob on it: 3.26:1, lower than 4.54:1 without it)
 and [`setting-regression-pass/`](examples/rules/setting-regression-pass/spec.json) (#595959: 7.00:1).
 
+## margin
+
+Not a rule of the audit itself: with baselines that keep a manifest, `check` and `run` compare each
+variant's audit numbers (the state-change areas, each part's contrast ratio, the label's, the focus
+ring's, the room inside the frames, the target size) with the numbers recorded beside its baseline,
+and a number that fell by more than `tolerance` (a share of the recorded number, default 0.25) is a
+`margin` **warning** with both numbers, even when the pixels match or were accepted:
+`contrast.tick on fill fell from 7.003 to 4.011 (43 % of its margin gone; the tolerance is 25 %)`.
+It is configured like a rule — `"rules": { "margin": { "severity": "error", "tolerance": 0.1 } }`
+(`error`, `warning`, `info` or `off`) — and `glyphaudit rules explain margin` explains it; the names,
+units and what writes the numbers are in [snapshots.md](snapshots.md#audit-margins). `--margin-tolerance`
+on `check` and `run` overrides the configured tolerance.
+
 ## The built-in presets, audited
 
 `glyphaudit audit` on the four built-in presets (2340 variants, every rule at its defaults):
@@ -1787,7 +1800,7 @@ A plain check never writes it.
 glyphaudit check [--preset NAME]… [--spec FILE]… [--only KEY=VALUE]… [--jobs N]
                  [--snapshots DIR] [--out DIR] [--record] [--update] [--prune]
                  [--max-diff-pixels N] [--max-diff-ratio R] [--threshold T] [--include-aa] [--alpha A]
-                 [--ci] [--stage] [--incremental] [--json] [--quiet] [--verbose]
+                 [--ci] [--stage] [--incremental] [--margin-tolerance SHARE] [--json] [--quiet] [--verbose]
 ```
 
 `check` renders every selected variant in memory. With no `--preset` and no `--spec`, that is all
@@ -1997,23 +2010,56 @@ nothing of this is printed or written, and every output is what it was.
 
 ### Audit margins
 
-`run` records in each manifest entry the numbers the rules measured on the variant, passing or not
-(`margins`): `state-change.<other state>.<view>`, the area in pt² that changes between the variant and
-the same variant in another state, in each colour view (greyscale and the three CVD simulations;
-`state-shape`), and `target-size`, the hit area's shorter side in pt (`target-size`). Entries are
-rewritten with the baselines (`--record`, `--update`), so accepting a change takes its numbers.
+`check` and `run` record in each manifest entry the numbers the rules measured on the variant, passing
+or not (`margins`), by a stable name:
 
-A later `run` compares its numbers with the manifest's: a number that fell by more than
-`--margin-tolerance` (a share of the recorded number, 0–1, default 0.25) is a `margin` finding, a
-warning, with both numbers — also when the pixels match or were accepted:
+| name | what | unit | rule |
+|---|---|---|---|
+| `state-change.<other state>.<view>` | the area that changes between the variant and the same variant in another state, in each colour view (`greyscale` and the three CVD simulations) | pt² | `state-shape` |
+| `contrast.<part>` | the contrast ratio of a part against what it sits on, as authored (the subject of the rule's findings: `contrast.ring`, `contrast.fill`, `contrast.tick on fill`, `contrast.off track`, `contrast.knob on on track`); a part with an alternative (a filled box's ring, a track's border) records the stronger | ratio (4.5 = 4.5:1) | `nontext-contrast` |
+| `text-contrast.label` | the label's contrast ratio against the surface | ratio | `text-contrast` |
+| `focus-indicator.ring` | a focused variant's ring against the colours next to it (the lower of the surface's and the control's where it touches) | ratio | `focus-indicator` |
+| `clipping.glyph.room`, `clipping.label.room` | the room the ink leaves inside its frame on its tightest side (negative: it reaches past it by that much) | pt | `clipping` |
+| `target-size` | the hit area's shorter side | pt | `target-size` |
+
+Every number is better when larger (the clipping numbers are the room left, not the overflow), so one
+comparison serves them all. A disabled theme (exempt from the contrast criteria) records no contrast
+numbers; a rule that is `off` records none. `check` measures them as `run` does (with the rules of
+the nearest `.glyphaudit.json`) whenever the folder has a manifest, or the check writes one
+(`--record`, `--update`) or stages candidates; otherwise it only compares pixels, as before. Entries
+are rewritten with the baselines (`--record`, `--update`, and `accept`, which writes the entries the
+CI run computed), so accepting a change takes its numbers.
+
+`check` and `run` compare their numbers with the manifest's: a number that fell by more than the
+tolerance (a share of the recorded number, 0–1, default 0.25: `--margin-tolerance` on `check` and
+`run`, or `rules.margin.tolerance` in `.glyphaudit.json`) is a `margin` finding with both numbers — also when
+the pixels match, or when this very `check --update` rewrites the baseline (the loss is reported once,
+in the run that accepts it). A recorded number of 0 or less (a glyph that fills its frame) has no
+margin to lose. A contrast ratio that falls from 7:1 to 4:1 has lost 43 % and is reported even though
+4:1 still passes 3:1:
 
 ```
+glyphaudit check --update
+margin     t/square-md/L/default/checked@1x  warning: contrast.tick on fill fell from 7.003 to 4.011
+           (43 % of its margin gone; the tolerance is 25 %)
 glyphaudit run --margin-tolerance 0.25
   warning margin t/square-md/L/default/checked@1x target-size: target-size fell from 48 to 30
           (38 % of its margin gone; the tolerance is 25 %)
 ```
 
-(numbers `before`, `after`, `tolerance` in report.json). `check` does not audit and reports no margins.
+(`run`: a finding in every report, numbers `before`, `after`, `tolerance`; `check`: a `margin` line
+on stdout, at most 20 without `--verbose`, `margins` in `--json` with `id`, `name`, `severity`,
+`before`, `after`, `tolerance`, `message`, and findings in the `report.json` a staging check writes.)
+The finding is a warning; `.glyphaudit.json` configures it as a rule (`glyphaudit rules explain
+margin`):
+
+```json
+{ "version": 1, "rules": { "margin": { "severity": "error", "tolerance": 0.1 } } }
+```
+
+`error` fails `run` at `--fail-on error` and makes `check` exit 1; `info` reports it without
+failing; `off` reports none (the numbers are still kept). An `accepted` entry with `"rule":
+"margin"` accepts a loss in `run`, as for any rule.
 
 ## Incremental runs: `--incremental`
 
@@ -2113,13 +2159,18 @@ glyphaudit accept report/
 git add snapshots && git commit -m "Accept the heavier sm tick"
 ```
 
-When the folder has a `manifest.json`, the accepted variants' entries are taken out of it: `accept`
-draws nothing, so it cannot say which inputs drew the candidates, and an entry of the old inputs
-would make the next `check` call the accepted baselines stale. Until a `check --update` (or `run
---update`) on a machine with the CI renderer records them again, those variants are neither grouped
-by cause nor stale, and their audit margins are not watched. Variants whose inputs changed but whose
-pixels did not (the unchecked states, when only the tick got heavier) keep their old entries and are
-listed as stale baselines — the manifest's, not the pixels' — until that `check --update`.
+`accept` also writes the manifest (`manifest.json`) in the same transaction as the pixels: a run that
+stages candidates records in its `report.json` the manifest entry it computed for each candidate
+(digest, keys, renderer and audit numbers, `snapshots.results[].manifest`), for each match whose
+entry changed (its inputs changed, its pixels did not: the unchecked states when only the tick got
+heavier), and its presets' keys and renderer (`snapshots.manifest`). `accept` writes those entries
+(the selected ones: `--only` and `--group` apply to the matches too, listed as `refreshed  <id>`),
+the keys and the renderer, so the manifest is what `check --record --update` on the CI machine would
+have written — byte for byte, a test compares them — and the next `check` lists no stale baseline and
+watches the accepted audit margins. A report from an older glyphaudit, which records no entries: the
+accepted variants' entries are taken out instead (until a `check --update` records them again).
+A report whose only change is such entries (every pixel matched, some inputs changed) is written by a
+staging `check` too, and `accept` on it writes only the manifest.
 
 - `--only KEY=VALUE` (repeatable, the keys of `--only` elsewhere) accepts the candidates of the
   variants it matches: `glyphaudit accept report/ --only preset=swiftui-switch --only scale=2`.

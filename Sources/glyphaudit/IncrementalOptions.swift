@@ -8,6 +8,8 @@ enum ManifestOptions {
             + "<snapshots>/.glyphaudit-cache/ (for local loops; the default, and CI, compare everything).")
     static let marginTolerance = Option(
         name: "margin-tolerance", value: "SHARE",
-        help: "Report a `margin` warning when an audit number kept in the manifest (state-change area, target size) "
-            + "fell by more than this share of its recorded value (0-1, default 0.25).")
+        help: "Report a `margin` finding when an audit number kept in the manifest (state-change area, contrast ratio, "
+            + "room inside a frame, target size) fell by more than this share of its recorded value (0-1; default: "
+            + ".glyphaudit.json's rules.margin.tolerance, else 0.25).",
+        numberRange: 0...1)
 }

@@ -27,7 +27,7 @@ enum RulesCommand {
             config.rules[rule.id]?.severity?.rawValue ?? rule.defaultSeverity.rawValue
         }
         if p.isEmpty {
-            for rule in Auditor.registry {
+            for rule in Auditor.configurable {
                 let criterion = rule.criterion.map { "WCAG \($0)" } ?? "platform"
                 try Console.out("\(rule.id.padding(toLength: 22, withPad: " ", startingAt: 0)) "
                             + "\(severity(rule).padding(toLength: 8, withPad: " ", startingAt: 0)) "
@@ -40,7 +40,7 @@ enum RulesCommand {
         }
         guard let rule = Auditor.rule(p[1]) else {
             throw UsageError(message: "rules explain: unknown rule \"\(p[1])\"; rules: "
-                             + Auditor.registry.map(\.id).joined(separator: ", "))
+                             + Auditor.configurable.map(\.id).joined(separator: ", "))
         }
         let options = auditor.options(for: rule)
         var s = "\(rule.id): \(rule.title)\n\n"

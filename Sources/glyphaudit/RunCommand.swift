@@ -144,10 +144,7 @@ enum RunCommand {
         job.inputs = InputRecord.list(read, base: cwd)
         job.incremental = args.flag(ManifestOptions.incremental)
         job.timed = !Reproducible.requested()
-        if let t = try args.double(ManifestOptions.marginTolerance) {
-            guard t >= 0 && t <= 1 else { throw UsageError(message: "--margin-tolerance takes a share from 0 to 1, got \(t)") }
-            job.marginTolerance = t
-        }
+        job.marginTolerance = try marginTolerance(args)
         let outcome = try Pipeline.run(plan, job)
         for w in outcome.audit.placeholderWarnings { progress.note("glyphaudit: " + w) }
         for note in outcome.snapshots?.comparisonNotes ?? [] { progress.note(note) }
@@ -215,5 +212,12 @@ enum RunCommand {
         lines.append("  reports: " + formats.map { report.appendingPathComponent($0.fileName).path }.joined(separator: ", "))
         lines.append(String(format: "  %.2f s", seconds))
         for l in lines { try Console.out(l) }
+    }
+
+    /// `--margin-tolerance SHARE` (0–1), nil when not given (`run` and `check`).
+    static func marginTolerance(_ args: Arguments) throws -> Double? {
+        guard let t = try args.double(ManifestOptions.marginTolerance) else { return nil }
+        guard t >= 0 && t <= 1 else { throw UsageError(message: "--margin-tolerance takes a share from 0 to 1, got \(t)") }
+        return t
     }
 }

@@ -163,5 +163,15 @@ struct CLIAuditTests {
         #expect(try CLI.run(["rules", "explain", "state-shape"], in: dir.url).stdout.contains("minimumArea = 2.5 (default 1)"))
         let unknown = try CLI.run(["rules", "explain", "no-such-rule"], in: dir.url)
         #expect(unknown.status == 64 && unknown.stderr.contains("unknown rule"))
+        // `margin` (audit numbers kept with the baselines) is listed and configured like a rule.
+        #expect(list.stdout.split(separator: "\n").last?.hasPrefix("margin                 warning  platform") == true, "\(list.stdout)")
+        dir.write(".glyphaudit.json", #"{ "version": 1, "rules": { "margin": { "severity": "error", "tolerance": 0.1 } } }"#)
+        let margin = try CLI.run(["rules", "explain", "margin"], in: dir.url)
+        #expect(margin.status == 0, "\(margin.stderr)")
+        #expect(margin.stdout.contains("Severity:  error\n"), "\(margin.stdout)")
+        #expect(margin.stdout.contains("Threshold: no audit number falls by more than 10% of its value at the baseline"), "\(margin.stdout)")
+        #expect(margin.stdout.contains("tolerance = 0.1 (default 0.25)"), "\(margin.stdout)")
+        dir.write(".glyphaudit.json", #"{ "version": 1, "rules": { "margin": "fatal" } }"#)
+        #expect(try CLI.run(["rules"], in: dir.url).status == 2)
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+import GlyphCore
+
+/// `margin`: an audit number kept with a baseline (`AuditMargins`, the snapshot manifest's
+/// `margins`) that fell by more than a tolerance since the baseline was recorded. It is not in
+/// `Auditor.registry` (it measures nothing itself: `check` and `run` compare the numbers the other
+/// rules measured with the manifest's), but `.glyphaudit.json` configures it as a rule —
+/// `"rules": { "margin": { "severity": "error", "tolerance": 0.1 } }` — and `rules explain margin`
+/// explains it (`Auditor.configurable`).
+public struct MarginRule: AuditRule {
+    public static let ruleID = "margin"
+    public init() {}
+
+    public let id = MarginRule.ruleID
+    public let title = "Audit numbers keep their margin across accepted snapshot changes"
+    public let criterion: String? = nil
+    public let reference = "glyphaudit: audit margins kept with the baselines (docs/snapshots.md, \"Audit margins\")"
+    public let defaultSeverity = Severity.warning
+    public let checks = """
+    With baselines that have a manifest (snapshots/manifest.json), each variant's audit numbers are \
+    kept beside its baseline: the area that changes to each other state in each colour view \
+    (state-change.<state>.<view>, pt²), the contrast ratio of each part against what it sits on \
+    (contrast.<part>), the label's (text-contrast.label), the focus ring's (focus-indicator.ring), \
+    the room the glyph's and the label's ink leave inside their frames (clipping.glyph.room, \
+    clipping.label.room, pt) and the hit area's shorter side (target-size, pt). check and run compare \
+    this run's numbers with the recorded ones: a number that fell by more than `tolerance` (a share of \
+    the recorded number) is a finding with both numbers, even when the pixels match or a changed \
+    baseline was accepted. Every number is better when larger; a recorded number of 0 or less has no \
+    margin to lose.
+    """
+    public let fix = """
+    If the change was meant and the smaller margin is acceptable, record the numbers with the pixels \
+    (check --update, run --update, or accept from a CI report); otherwise bring the number back (a \
+    darker colour, a larger mark, a larger frame).
+    """
+    public static let defaultTolerance = 0.25
+    public let parameters = [
+        RuleParameter("tolerance", MarginRule.defaultTolerance, range: 0...1,
+                      "The share of a recorded number that may be lost before it is reported (--margin-tolerance overrides it)."),
+    ]
+
+    public func threshold(_ o: RuleOptions) -> String {
+        "no audit number falls by more than \(Format.thresholdPercent(o["tolerance"])) of its value at the baseline"
+    }
+
+    /// It measures nothing: `check` and `run` compare the manifest's numbers (`AuditMargins.losses`).
+    public func check(_ input: AuditInput, _ o: RuleOptions) -> [Finding] { [] }
+}
+
+/// How margin losses are reported in a run: the tolerance (`--margin-tolerance`, else the
+/// configuration's `rules.margin.tolerance`, else 0.25) and the severity (the configuration's
+/// `rules.margin`, warning by default; nil when it is `off`).
+public struct MarginPolicy: Sendable, Equatable {
+    public var tolerance: Double
+    public var severity: Severity?
+
+    public init(tolerance: Double = MarginRule.defaultTolerance, severity: Severity? = .warning) {
+        self.tolerance = tolerance
+        self.severity = severity
+    }
+
+    public init(config: AuditConfig, tolerance override: Double? = nil) {
+        let setting = config.rules[MarginRule.ruleID]
+        tolerance = override ?? setting?.values["tolerance"] ?? MarginRule.defaultTolerance
+        severity = setting?.severity.map { $0.severity } ?? .warning
+    }
+
+    /// The findings of the variants whose numbers (`after`, by variant) fell from their manifest's
+    /// (`before`): one per number, with `before`, `after` and `tolerance`; none when `off`.
+    public func findings(before: [String: [String: Double]], after: [String: [String: Double]], variants: [Variant]) -> [Finding] {
+        guard let severity else { return [] }
+        var out: [Finding] = []
+        for variant in variants {
+            guard let old = before[variant.id], let new = after[variant.id] else { continue }
+            for (name, b, a) in AuditMargins.losses(before: old, after: new, tolerance: tolerance) {
+                out.append(Finding(rule: MarginRule.ruleID, severity: severity, criterion: nil, variant: variant.variantID, subject: name,
+                                   message: Self.message(name, before: b, after: a, tolerance: tolerance),
+                                   numbers: ["before": b, "after": a, "tolerance": tolerance]))
+            }
+        }
+        return out
+    }
+
+    /// `target-size fell from 48 to 30 (38 % of its margin gone; the tolerance is 25 %)`.
+    public static func message(_ name: String, before: Double, after: Double, tolerance: Double) -> String {
+        let lost = (before - after) / before * 100
+        return "\(name) fell from \(Format.number(before)) to \(Format.number(after)) "
+            + "(\(String(format: "%.0f", lost)) % of its margin gone; the tolerance is \(String(format: "%.0f", tolerance * 100)) %)"
+    }
+}
