@@ -30,6 +30,25 @@ extension HTMLPage {
         g.variants.contains { id in index[id].map { changedSnapshots[$0].candidate != nil } ?? false }
     }
 
+    /// Whether `accept --group` refreshes a stale group's manifest entries: the report carries the
+    /// entries the run computed for its variants (inputs changed, pixels did not).
+    func refreshable(_ g: SnapshotGroup) -> Bool {
+        let ids = Set(g.variants)
+        return (report.snapshots?.results ?? []).contains { ids.contains($0.id.description) && $0.manifest != nil }
+    }
+
+    /// The stale groups of the same cause as changed group `g` (the same keys changed), whose entries
+    /// `accept` refreshes: ticking `g` accepts them with it, so the next `check` has nothing stale.
+    func companions(_ g: SnapshotGroup) -> [SnapshotGroup] {
+        staleCauses.filter { $0.changes == g.changes && $0.cause == g.cause && refreshable($0) }
+    }
+
+    /// The stale groups `accept` can refresh that go with no changed group: each has a checkbox of its own.
+    var staleOnTheirOwn: [SnapshotGroup] {
+        let joined = Set(causes.filter { acceptable($0, changedIndex) }.flatMap { companions($0).map(\.id) })
+        return staleCauses.filter { !joined.contains($0.id) && refreshable($0) }
+    }
+
     /// The changed snapshots' places (`s-<n>`) by variant id.
     var changedIndex: [String: Int] {
         Dictionary(changedSnapshots.enumerated().filter { $0.element.status == .mismatch }.map { ($0.element.id.description, $0.offset) },
@@ -40,7 +59,7 @@ extension HTMLPage {
     /// while the groups scroll by) the command for the ticked groups with its Copy button.
     func reviewBox(_ h: inout HTMLBuilder) {
         let index = changedIndex
-        let staged = causes.filter { acceptable($0, index) }
+        let staged = causes.filter { acceptable($0, index) } + staleOnTheirOwn
         h.add("<section class=\"review\" aria-labelledby=\"review-title\"><h3 id=\"review-title\">Review by cause</h3>\n")
         guard !staged.isEmpty else {
             h.add("<p>This run staged no candidates, so there is nothing to accept from this report: a run under CI (or with "
@@ -50,7 +69,7 @@ extension HTMLPage {
         let n = staged.count
         h.add("<p>Each cause is shown once. Tick the groups whose new pictures are right, then run the command below in the folder "
               + "glyphaudit ran in: it copies their renders (staged in <code>\(reportFolder)/candidates/</code>) into "
-              + "<code>\(report.snapshots?.folder ?? "snapshots")/</code>, without rendering.</p>\n")
+              + "<code>\(report.snapshots?.folder ?? "snapshots")/</code> and the inputs that drew them into its manifest, without rendering.</p>\n")
         h.add("<div class=\"review-tools\"><button type=\"button\" data-pick-all>Select all</button>"
               + "<button type=\"button\" data-pick-none>Clear</button>"
               + "<span id=\"review-count\" role=\"status\">0 of \(counted(n, "group")) ticked</span></div>\n")
@@ -90,7 +109,9 @@ extension HTMLPage {
         let distinct: HTML = folds.count < g.count ? " <span class=\"muted\">· \(counted(folds.count, "distinct diff"))</span>" : ""
         h.add("<h4 id=\"\(title)-title\">\(counted(g.count, "variant"))\(distinct) <span class=\"badge info\">\(g.kind)</span></h4>")
         if acceptable(g, index) {
-            h.add("<p class=\"pick\"><input type=\"checkbox\" id=\"pick-\(g.id)\" data-pick=\"\(g.id)\" data-count=\"\(g.count)\">"
+            let also = companions(g).map(\.id)
+            let alsoAttribute: HTML = also.isEmpty ? "" : " data-also=\"\(also.joined(separator: " "))\""
+            h.add("<p class=\"pick\"><input type=\"checkbox\" id=\"pick-\(g.id)\" data-pick=\"\(g.id)\"\(alsoAttribute) data-count=\"\(g.count)\">"
                   + "<label for=\"pick-\(g.id)\">Accept <code>\(g.id)</code></label></p>")
         } else {
             h.add("<p class=\"muted\"><code>\(g.id)</code> (no render staged)</p>")
@@ -193,11 +214,23 @@ extension HTMLPage {
     /// The stale groups (inputs changed, pixels did not): each with what changed and its variants.
     func staleCauseList(_ h: inout HTMLBuilder) {
         h.add("<h4 id=\"snapshots-stale-inputs\">Inputs changed, pixels did not <span class=\"count\">\(staleCauses.reduce(0) { $0 + $1.count })</span></h4>\n")
-        h.add("<p class=\"muted\">Their renders match the baselines, but the manifest recorded other inputs for them: "
-              + "<code>glyphaudit check --update</code> records the new ones. Nothing to accept.</p>\n")
+        let own = Set(staleOnTheirOwn.map(\.id))
+        h.add("<p class=\"muted\">Their renders match the baselines, but the manifest recorded other inputs for them. "
+              + "<code>glyphaudit accept</code> records the new ones from this report: a group of the same cause as a changed "
+              + "group above goes with it when that one is ticked; tick the others here. (<code>glyphaudit check --update</code> "
+              + "records them too, rendering.)</p>\n")
         for g in staleCauses {
             h.add("<section class=\"cause stale\" id=\"cause-\(g.id)\"><div class=\"cause-head\">"
-                  + "<h5 id=\"cause-\(g.id)-title\">\(counted(g.count, "variant")) <code>\(g.id)</code></h5></div>\n")
+                  + "<h5 id=\"cause-\(g.id)-title\">\(counted(g.count, "variant")) <code>\(g.id)</code></h5>")
+            if own.contains(g.id) {
+                h.add("<p class=\"pick\"><input type=\"checkbox\" id=\"pick-\(g.id)\" data-pick=\"\(g.id)\" data-count=\"\(g.count)\">"
+                      + "<label for=\"pick-\(g.id)\">Record <code>\(g.id)</code></label></p>")
+            } else if refreshable(g) {
+                h.add("<p class=\"muted\">Goes with the changed group of the same cause.</p>")
+            } else {
+                h.add("<p class=\"muted\">Nothing staged: <code>glyphaudit check --update</code> records them.</p>")
+            }
+            h.add("</div>\n")
             causeChanges(&h, g)
             h.add("<details class=\"more\"><summary>The \(counted(g.count, "variant"))</summary><ul>\n")
             for v in g.variants { h.add("<li><code>\(v)</code></li>\n") }
@@ -257,7 +290,7 @@ extension HTMLBuilder {
         var on=picks.filter(function(p){return p.checked;});var n=0;
         picks.forEach(function(p){var s=p.closest('section.cause');if(s)s.classList.toggle('picked',p.checked);});
         on.forEach(function(p){n+=+p.getAttribute('data-count');});
-        if(on.length){cmd.textContent=cmd.getAttribute('data-base')+on.map(function(p){return ' --group '+p.getAttribute('data-pick');}).join('');}
+        if(on.length){cmd.textContent=cmd.getAttribute('data-base')+on.map(function(p){return (p.getAttribute('data-pick')+' '+(p.getAttribute('data-also')||'')).trim().split(' ').map(function(g){return ' --group '+g;}).join('');}).join('');}
         else cmd.textContent='No group ticked: tick the groups to accept below.';
         cmd.classList.toggle('empty',!on.length);copy.disabled=!on.length;note.textContent='';
         count.textContent=on.length+' of '+picks.length+' group'+(picks.length===1?'':'s')+' ticked'+(on.length?' ('+n+' variant'+(n===1?'':'s')+')':'');

@@ -2229,7 +2229,12 @@ When the snapshot folder has a manifest (so `run` groups the changes by cause), 
 
 Changed baselines that no group holds (no manifest entry) are listed one by one under "Not grouped";
 the stale groups (inputs changed, pixels did not) are listed under "Unchanged" with their keys and
-variants, and nothing to accept.
+variants. `accept` records their new inputs in the manifest (from the entries the run computed), so
+a stale group of the same cause as a changed group goes with it: ticking the changed group adds
+both to the command (`--group g709bff92c8 --group g8fc191f121`), and the next `check` has nothing
+stale for that cause. A stale group with no changed group of its cause has a checkbox of its own
+("Record …"). A cause left unticked keeps its recorded key values in the manifest, so the next
+`check` still names it (`sizes.md.markWeight 2 → 3`) for the variants left.
 
 When the run staged candidates (under CI or with `--stage`), each group has a checkbox ("Accept
 g709bff92c8"), and a box at the top of the section — it stays in view while the groups scroll by —

@@ -67,16 +67,25 @@ struct CLIReviewTests {
         }
         let stale = all.filter { $0.kind == "stale" }.map(\.id)
         let (sm, md, lg) = (try group("sm"), try group("md"), try group("lg"))
+        // Each size's stale group (its unchecked variants): the same key changed.
+        func staleGroup(_ size: String) throws -> String {
+            let g = try #require(all.first { $0.kind == "stale" && $0.keys == ["sizes.\(size).markWeight"] }, "\(all)")
+            #expect(g.variants == ["r/square-\(size)/L/default/unchecked@1x", "r/square-\(size)/L/default/unchecked@2x"])
+            return g.id
+        }
+        let (smStale, mdStale, lgStale) = (try staleGroup("sm"), try staleGroup("md"), try staleGroup("lg"))
 
         // The page: each group once, with its checkbox and its key's before → after.
         let html = try String(contentsOf: dir.url.appendingPathComponent("out/index.html"), encoding: .utf8)
-        for (id, size, before, after) in [(sm, "sm", "1.5", "2"), (md, "md", "2", "3"), (lg, "lg", "2.5", "3.5")] {
+        for (id, size, before, after, also) in [(sm, "sm", "1.5", "2", smStale), (md, "md", "2", "3", mdStale), (lg, "lg", "2.5", "3.5", lgStale)] {
             #expect(html.components(separatedBy: "<section class=\"cause\" id=\"cause-\(id)\"").count == 2, "\(id) once")
-            #expect(html.contains("<input type=\"checkbox\" id=\"pick-\(id)\" data-pick=\"\(id)\" data-count=\"2\"><label for=\"pick-\(id)\">"))
+            // Ticking it also accepts the stale group of the same cause (accept refreshes their manifest entries).
+            #expect(html.contains("<input type=\"checkbox\" id=\"pick-\(id)\" data-pick=\"\(id)\" data-also=\"\(also)\" data-count=\"2\">"
+                                  + "<label for=\"pick-\(id)\">"))
             #expect(html.contains("<tr><th scope=\"row\"><code>sizes.<wbr>\(size).<wbr>markWeight</code></th><td class=\"before\">\(before)</td>"
                                   + "<td class=\"after\">\(after)</td></tr>"))
         }
-        // The stale groups are listed without a checkbox (nothing to accept).
+        // The stale groups are listed without a checkbox of their own (they go with their changed group).
         for id in stale {
             #expect(html.contains("<section class=\"cause stale\" id=\"cause-\(id)\">"))
             #expect(!html.contains("data-pick=\"\(id)\""))
@@ -105,15 +114,18 @@ struct CLIReviewTests {
         #expect(shown["checked"] as? [String] == ["axe-core ran at 390 and 1400 px"], "no axe-core violation of any impact: \(shown)")
         // The groups in the page's order (most variants first, then by id), each once.
         let command = try String(contentsOf: cmdFile, encoding: .utf8)
-        let ticked = [sm, lg].sorted()
-        #expect(command == "glyphaudit accept out --group \(ticked[0]) --group \(ticked[1])", "\(command)")
+        let ticked = [(sm, smStale), (lg, lgStale)].sorted { $0.0 < $1.0 }
+        #expect(command == "glyphaudit accept out --group \(ticked[0].0) --group \(ticked[0].1) --group \(ticked[1].0) --group \(ticked[1].1)",
+                "\(command)")
 
         // The command, as a shell runs it, with this glyphaudit first on the PATH.
         let path = CLI.binary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         let accept = try CLI.launch(URL(fileURLWithPath: "/bin/sh"), ["-c", command], in: dir.url, environment: ["PATH": path, "NO_COLOR": "1"])
         #expect(accept.status == 0, "\(accept.stderr)")
         #expect(accept.stdout == ["r/square-lg/L/default/checked@1x", "r/square-lg/L/default/checked@2x",
-                                  "r/square-sm/L/default/checked@1x", "r/square-sm/L/default/checked@2x"].map { "accepted   \($0)\n" }.joined(),
+                                  "r/square-sm/L/default/checked@1x", "r/square-sm/L/default/checked@2x"].map { "accepted   \($0)\n" }.joined()
+                    + ["r/square-lg/L/default/unchecked@1x", "r/square-lg/L/default/unchecked@2x",
+                       "r/square-sm/L/default/unchecked@1x", "r/square-sm/L/default/unchecked@2x"].map { "refreshed  \($0)\n" }.joined(),
                 "\(accept.stdout)")
 
         // The next check: the ticked groups' variants pass, md's (not ticked) still fail.
@@ -123,6 +135,9 @@ struct CLIReviewTests {
         let results = try #require(doc["results"] as? [[String: Any]])
         let status = Dictionary(uniqueKeysWithValues: results.compactMap { r in (r["id"] as? String).map { ($0, r["status"] as? String ?? "") } })
         #expect(status.count == 12, "\(status)")
+        // Nothing stale of the accepted causes (accept refreshed their entries); md's two groups are still there.
+        let after = (doc["snapshotGroups"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }.sorted()
+        #expect(after == [md, mdStale].sorted(), "\(after) \(doc["snapshotGroups"] ?? "")")
         for (id, s) in status {
             #expect(s == (id.hasPrefix("r/square-md/") && id.contains("/checked@") ? "mismatch" : "match"), "\(id): \(s)")
         }
