@@ -440,8 +440,9 @@ extension Pipeline {
             try SnapshotSection(checked, folder: job.snapshots!, report: job.report, cwd: job.cwd)
         }
         // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
-        var findings = audit.findings + MarginPolicy(config: job.config, tolerance: job.marginTolerance)
-            .findings(before: checker?.manifest?.margins ?? [:], after: done.margins, variants: plan.items.map(\.variant))
+        let marginPolicy = MarginPolicy(config: job.config, tolerance: job.marginTolerance)
+        let recordedMargins = checker?.manifest?.margins ?? [:]
+        var findings = audit.findings + marginPolicy.findings(before: recordedMargins, after: done.margins, variants: plan.items.map(\.variant))
         for i in findings.indices {
             if let e = findings[i].picturePath { findings[i].picturePath = "evidence/" + e }
             if var l = findings[i].location {
@@ -454,7 +455,10 @@ extension Pipeline {
                                selected: plan.selected, filter: RunReport.filterText(job.filter),
                                presets: RunReport.presetRecords(plan, base: job.cwd), variants: done.variants,
                                findings: findings, snapshots: snapshots,
-                               rules: auditor.rules.map { RuleRecord($0, config: job.config) })
+                               rules: auditor.rules.map { RuleRecord($0, config: job.config) }
+                                   // The margins were compared (a manifest that records them, the rule on): a rule
+                                   // of the run like the others (its counts, JUnit cases, SARIF rule).
+                                   + (recordedMargins.isEmpty || marginPolicy.severity == nil ? [] : [RuleRecord(MarginRule(), config: job.config)]))
         if job.staging { report.inputs = job.inputs }
         report.snapshotGroups = done.snapshots?.groups
         report.timings = done.timings

@@ -298,9 +298,11 @@ enum CheckCommand {
         /// The audit numbers that fell from the manifest's by more than the tolerance.
         var margins: [MarginLoss]?
 
-        /// A `margin` finding: the variant, the number's name, both numbers.
+        /// A `margin` finding: the variant (a group id, `*` where its variants differ), the number's
+        /// name, both numbers (of the largest loss) and how many variants lost it.
         struct MarginLoss: Encodable {
             var id: String
+            var variants: Int
             var name: String
             var severity: Severity
             var before: Double
@@ -310,6 +312,7 @@ enum CheckCommand {
 
             init(_ f: Finding) {
                 id = f.variant.description
+                variants = Int(f.numbers["variants"] ?? 1)
                 name = f.subject
                 severity = f.severity
                 before = f.numbers["before"] ?? 0

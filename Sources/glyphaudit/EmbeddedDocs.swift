@@ -1253,7 +1253,8 @@ variant's audit numbers (the state-change areas, each part's contrast ratio, the
 ring's, the room inside the frames, the target size) with the numbers recorded beside its baseline,
 and a number that fell by more than `tolerance` (a share of the recorded number, default 0.25) is a
 `margin` **warning** with both numbers, even when the pixels match or were accepted:
-`contrast.tick on fill fell from 7.003 to 4.011 (43 % of its margin gone; the tolerance is 25 %)`.
+`contrast.tick on fill fell from 7.003 to 4.011 in 4 variants (43 % of its margin gone; the tolerance is 25 %)`
+— one finding per component and number, with the largest loss.
 It is configured like a rule — `"rules": { "margin": { "severity": "error", "tolerance": 0.1 } }`
 (`error`, `warning`, `info` or `off`) — and `glyphaudit rules explain margin` explains it; the names,
 units and what writes the numbers are in [snapshots.md](snapshots.md#audit-margins). `--margin-tolerance`
@@ -2040,16 +2041,21 @@ margin to lose. A contrast ratio that falls from 7:1 to 4:1 has lost 43 % and is
 
 ```
 glyphaudit check --update
-margin     t/square-md/L/default/checked@1x  warning: contrast.tick on fill fell from 7.003 to 4.011
-           (43 % of its margin gone; the tolerance is 25 %)
+margin     t/square-md/*/default/checked@*x  warning: contrast.tick on fill fell from 7.003 to 4.011
+           in 4 variants (43 % of its margin gone; the tolerance is 25 %)
 glyphaudit run --margin-tolerance 0.25
-  warning margin t/square-md/L/default/checked@1x target-size: target-size fell from 48 to 30
-          (38 % of its margin gone; the tolerance is 25 %)
+  warning margin t/square-md/*/default/*@*x target-size: target-size fell from 48 to 30
+          in 8 variants (38 % of its margin gone; the tolerance is 25 %)
 ```
 
-(`run`: a finding in every report, numbers `before`, `after`, `tolerance`; `check`: a `margin` line
-on stdout, at most 20 without `--verbose`, `margins` in `--json` with `id`, `name`, `severity`,
-`before`, `after`, `tolerance`, `message`, and findings in the `report.json` a staging check writes.)
+One finding per component and number, as the other rules fold theirs: its variant id has `*` where
+the variants that lost the number differ (Dynamic Type size, theme, state, scale), and it gives the
+largest loss (`fell in 6 variants, the most from 7.01 to 3.94` when the numbers differ).
+(`run`: a finding in every report, numbers `before`, `after`, `tolerance`, `variants`; when the run
+compared margins, `margin` is listed among the run's rules, with its counts, a JUnit case per
+component and a SARIF rule. `check`: a `margin` line on stdout, at most 20 without `--verbose`,
+`margins` in `--json` with `id`, `variants`, `name`, `severity`, `before`, `after`, `tolerance`,
+`message`, and findings in the `report.json` a staging check writes.)
 The finding is a warning; `.glyphaudit.json` configures it as a rule (`glyphaudit rules explain
 margin`):
 

@@ -28,7 +28,9 @@ struct MarginTests {
     @Test("recorded with the baselines; a loss beyond the tolerance is a margin warning with both numbers; --update takes the new numbers")
     func marginLoss() throws {
         let folder = TempFolder()
-        _ = try Self.run(folder, Self.spec(hit: 48), writes: .record)
+        let first = try Self.run(folder, Self.spec(hit: 48), writes: .record)
+        // No manifest yet, nothing compared: margin is not a rule of that run.
+        #expect(!first.report.rules.map(\.id).contains("margin"))
         let manifest = try #require(try SnapshotManifest.read(in: folder.url.appendingPathComponent("snapshots")))
         let entry = try #require(manifest.variants["t/square-md/L/default/checked@1x"]?.margins)
         // The fixed hit area's shorter side, and the state change measured against unchecked in each view.
@@ -39,11 +41,15 @@ struct MarginTests {
 
         // 48 → 40 pt: 17 % lost, within the tolerance (25 %); 48 → 30 pt: 37.5 % lost.
         #expect(try Self.run(folder, Self.spec(hit: 40)).report.findings.filter { $0.rule == "margin" }.isEmpty)
-        let lost = try Self.run(folder, Self.spec(hit: 30)).report.findings.filter { $0.rule == "margin" }
-        #expect(lost.count == 4, "each of the 4 variants")
+        let lostRun = try Self.run(folder, Self.spec(hit: 30))
+        let lost = lostRun.report.findings.filter { $0.rule == "margin" }
+        // Compared with the manifest's numbers: margin is a rule of the run (its counts, JUnit cases, SARIF rule).
+        #expect(lostRun.report.rules.last?.id == "margin")
+        #expect(lostRun.report.counts.byRule["margin"]?["warning"] == 1)
+        #expect(lost.count == 1, "one finding for the component's 4 variants, as the other rules fold theirs")
         #expect(lost.allSatisfy { $0.severity == .warning && $0.subject == "target-size" })
-        #expect(lost.first?.numbers == ["before": 48, "after": 30, "tolerance": 0.25])
-        #expect(lost.first?.message == "target-size fell from 48 to 30 (38 % of its margin gone; the tolerance is 25 %)")
+        #expect(lost.first?.numbers == ["before": 48, "after": 30, "tolerance": 0.25, "variants": 4])
+        #expect(lost.first?.message == "target-size fell from 48 to 30 in 4 variants (38 % of its margin gone; the tolerance is 25 %)")
         // The pixels are the same (the hit area is not drawn): reported all the same.
         #expect(try Self.run(folder, Self.spec(hit: 30)).snapshots?.counts.mismatch == 0)
         // A stricter tolerance reports the smaller loss too.
