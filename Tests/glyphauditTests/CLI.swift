@@ -1,8 +1,23 @@
 import Foundation
 import GlyphTestSupport
+import GlyphSnapshot
 
 /// Runs the built `glyphaudit` binary (built by `swift build --build-tests`, as `make test` does).
 enum CLI {
+    /// Every file below a folder with its bytes, by relative path (a snapshot folder's lock file left out).
+    static func files(below folder: URL) -> [String: Data] {
+        var out: [String: Data] = [:]
+        guard let e = FileManager.default.enumerator(atPath: folder.path) else { return out }
+        while let rel = e.nextObject() as? String {
+            let url = folder.appendingPathComponent(rel)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
+                  rel != SnapshotLock.fileName else { continue }
+            out[rel] = try? Data(contentsOf: url)
+        }
+        return out
+    }
+
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 

@@ -32,19 +32,7 @@ struct CLIAcceptTests {
         return files.sorted()
     }
 
-    /// Every file below a folder with its bytes (the lock file left out).
-    func contents(_ folder: URL) -> [String: Data] {
-        var out: [String: Data] = [:]
-        guard let e = FileManager.default.enumerator(atPath: folder.path) else { return out }
-        while let rel = e.nextObject() as? String {
-            let url = folder.appendingPathComponent(rel)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
-                  rel != SnapshotLock.fileName else { continue }
-            out[rel] = try? Data(contentsOf: url)
-        }
-        return out
-    }
+    func contents(_ folder: URL) -> [String: Data] { CLI.files(below: folder) }
 
     func editReport(_ folder: URL, _ edit: (inout [String: Any]) throws -> Void) throws {
         let file = folder.appendingPathComponent("report.json")

@@ -117,19 +117,7 @@ struct CLIMarginTests {
         #expect(off.status == 0 && !off.stdout.contains("margin"), "\(off.stdout)")
     }
 
-    /// Every file below a folder with its bytes (the writer's lock file left out).
-    func contents(_ folder: URL) -> [String: Data] {
-        var out: [String: Data] = [:]
-        guard let e = FileManager.default.enumerator(atPath: folder.path) else { return out }
-        while let rel = e.nextObject() as? String {
-            let url = folder.appendingPathComponent(rel)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue,
-                  rel != SnapshotLock.fileName else { continue }
-            out[rel] = try? Data(contentsOf: url)
-        }
-        return out
-    }
+    func contents(_ folder: URL) -> [String: Data] { CLI.files(below: folder) }
 
     @Test("accept writes the CI check's manifest entries with the pixels: the next check lists no stale baseline, and manifest.json is byte for byte check --update's")
     func acceptWritesTheManifest() throws {
