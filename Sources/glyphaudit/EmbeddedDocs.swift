@@ -2040,7 +2040,13 @@ a changed theme colour. Add `.glyphaudit-cache/` to `.gitignore` (this repositor
 it is always safe.
 
 Measured with `make bench` (load-10x18.json at Dynamic Type L and AX5, 8,640 variants; see
-**Speed**): BENCH_FIGURES
+**Speed**): nothing changed: full 7.46 s, incremental 0.90 s (12.1 %);
+`sizes.s0.markWeight` 2 → 2.5 (2 of 20 components drawn again): full 9.36 s, incremental 3.87 s
+(41 %); `themes.t0.fill` changed (1 of 18 themes, in every component): full 8.92 s, incremental
+2.96 s (33 %; by component, before variant groups, it redrew everything: 20.0 s). A changed variant
+costs more than an unchanged one in a full run (it is drawn, compared pixel by pixel, its change
+hashed and audited), and an unchanged one still has its inputs digested, so the 10 % target is not
+met yet. (2 jobs on a shared 2-core machine; full runs vary by a third between runs.)
 
 ## Missing baselines under CI
 
