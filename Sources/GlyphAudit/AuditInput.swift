@@ -122,6 +122,9 @@ public final class AuditInput: Sendable {
     /// Draws what the rules need beyond the renders.
     public let drawing: any AuditDrawing
     private let indexByID: [String: Int]
+    /// For an input without glyphs: the ink of image glyphs measured on their renders in their own
+    /// group (`ClippingRule.glyphInks`), by variant id, for the rules that fold a component's themes.
+    public let glyphInks: [String: [Double]]
 
     /// `rasters` are the full renders of `plan.items` (index-aligned), as `plan.renderAll(jobs:)` gives
     /// (for a pipeline that renders once for snapshots and audits).
@@ -156,8 +159,17 @@ public final class AuditInput: Sendable {
         self.init(specs: specs, items: items, rasters: nil, glyphs: glyphs, jobs: jobs, drawing: drawing)
     }
 
+    /// The items of a component without glyphs, with the ink of its image glyphs measured per
+    /// variant group (`ClippingRule.glyphInks`): the rules that fold the component's themes read
+    /// layouts and these inks alone.
+    public convenience init(specs: [Spec], items: [PlannedVariant], glyphInks: [String: [Double]], jobs: Int,
+                            drawing: any AuditDrawing) {
+        self.init(specs: specs, items: items, rasters: nil, glyphs: [], jobs: jobs, drawing: drawing, glyphInks: glyphInks)
+    }
+
     private init(specs: [Spec], items: [PlannedVariant], rasters: [Raster]?, glyphs entries: [GlyphStore.Entry], jobs: Int,
-                 drawing: any AuditDrawing) {
+                 drawing: any AuditDrawing, glyphInks: [String: [Double]] = [:]) {
+        self.glyphInks = glyphInks
         let glyphs = GlyphStore(entries)
         self.drawing = drawing
         self.specs = specs

@@ -72,8 +72,9 @@ public struct Auditor: Sendable {
 
     /// One pass of every rule that runs over `input`, with the configured severities; unordered
     /// and not yet matched with accepted findings (`conclude` does that once, for the whole run).
-    /// `times`, when given, gets each rule's wall time.
-    public func findings(_ input: AuditInput, pass: AuditPass, times: RuleTimes? = nil) -> [Finding] {
+    /// `times`, when given, gets each rule's wall time. With `only`, just the rules of those ids (the
+    /// pipeline splits the component pass by `groupRuleIDs` under `--incremental` and `--shard`).
+    public func findings(_ input: AuditInput, pass: AuditPass, only: Set<String>? = nil, times: RuleTimes? = nil) -> [Finding] {
         var findings: [Finding] = []
         // Focused variants draw the unfocused glyph plus a ring: only `focus-indicator` looks at them.
         let unfocused = input.withoutFocused()
@@ -84,6 +85,7 @@ public struct Auditor: Sendable {
         for rule in rules {
             let setting = config.rules[rule.id]
             if setting?.severity == .off { continue }
+            if let only, !only.contains(rule.id) { continue }
             let start = times == nil ? 0 : DispatchTime.now().uptimeNanoseconds
             let found = switch pass {
             case .acrossComponents: rule.checkAcrossComponents(rule is FocusIndicatorRule ? input : unfocused, options(for: rule))
@@ -187,4 +189,16 @@ public struct AuditResult: Sendable {
     public func jsonData() throws -> Data {
         try JSONOutput.data(AuditJSON(self), keyOrder: .natural)
     }
+}
+
+extension Auditor {
+    /// The rules whose component pass compares variants within one variant group only (a
+    /// component in one theme and display setting: `Variant.groupKey`), reading its renders. The
+    /// other rules' component pass folds a component's themes together on layouts (and the ink of
+    /// image glyphs, `ClippingRule.glyphInks`), so `--incremental` and `--shard` run these per
+    /// group and the rest over the whole component without its renders.
+    public static let groupRuleIDs: Set<String> = ["state-shape", "nontext-contrast", FocusIndicatorRule.ruleID]
+
+    /// The other rules' ids (their component pass folds a component's themes; see `groupRuleIDs`).
+    public var foldRuleIDs: Set<String> { Set(rules.map(\.id)).subtracting(Self.groupRuleIDs) }
 }

@@ -36,8 +36,28 @@ public struct ClippingRule: AuditRule {
 
     typealias Sides = (top: Double, right: Double, bottom: Double, left: Double)
 
-    /// The glyph's ink in points.
-    static func glyphInk(_ item: PlannedVariant, _ g: GlyphPixels) -> Rect? {
+    /// The glyph ink of item `i`: from its glyph's pixels, or (an input without glyphs) from
+    /// `glyphInks`, measured on them in the variant's own group.
+    static func glyphInk(_ item: PlannedVariant, _ input: AuditInput, _ i: Int) -> Rect? {
+        if !input.glyphs.isEmpty { return glyphInk(item, input.glyphs[i]) }
+        if item.spec.images == nil { return glyphInk(item, nil) }
+        guard let r = input.glyphInks[item.variant.id], r.count == 4 else { return nil }
+        return Rect(x: r[0], y: r[1], width: r[2], height: r[3])
+    }
+
+    /// The glyph ink of every image glyph of the input (which has glyphs), by variant id: what the
+    /// fold over a component's themes reads of a variant group's renders (`[]`: no ink).
+    public static func glyphInks(_ input: AuditInput) -> [String: [Double]] {
+        guard !input.glyphs.isEmpty else { return [:] }
+        var out: [String: [Double]] = [:]
+        for (i, item) in input.items.enumerated() where item.spec.images != nil {
+            out[item.variant.id] = glyphInk(item, input.glyphs[i]).map { [$0.x, $0.y, $0.width, $0.height] } ?? []
+        }
+        return out
+    }
+
+    /// The glyph's ink in points (an image glyph's from its pixels; nil without them).
+    static func glyphInk(_ item: PlannedVariant, _ g: GlyphPixels?) -> Rect? {
         let layout = item.layout
         guard item.spec.images != nil else {
             let a = layout.appearance
@@ -50,6 +70,7 @@ public struct ClippingRule: AuditRule {
             if let knob = layout.knob, knob.height > layout.glyph.height { return layout.glyph.union(knob) }
             return layout.glyph
         }
+        guard let g else { return nil }
         return imageInk(g, full: item.scene.parts.first { $0.kind == .image }.flatMap { p in
             p.image?.template == true ? p.color?.seen : nil
         })
@@ -142,7 +163,7 @@ public struct ClippingRule: AuditRule {
                         let frame: Rect, ink: Rect
                         var allowed = tolerance
                         if part == "glyph" {
-                            guard let g = Self.glyphInk(item, input.glyphs[i]) else { continue }
+                            guard let g = Self.glyphInk(item, input, i) else { continue }
                             frame = item.layout.frame
                             ink = g
                             if item.spec.images != nil { allowed += Self.antiAliasing / Double(item.variant.scale) }

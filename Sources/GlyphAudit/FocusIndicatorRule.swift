@@ -276,6 +276,9 @@ extension AuditInput {
     public func withoutFocused() -> AuditInput {
         let keep = items.indices.filter { !items[$0].variant.focused }
         if keep.count == items.count { return self }
+        if glyphs.isEmpty && !glyphInks.isEmpty {
+            return AuditInput(specs: specs, items: keep.map { items[$0] }, glyphInks: glyphInks, jobs: jobs, drawing: drawing)
+        }
         return AuditInput(specs: specs, items: keep.map { items[$0] }, glyphs: glyphs.isEmpty ? [] : keep.map { glyphs.entries[$0] },
                           jobs: jobs, drawing: drawing)
     }

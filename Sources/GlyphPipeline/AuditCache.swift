@@ -3,13 +3,14 @@ import GlyphAudit
 import GlyphCore
 import GlyphSnapshot
 
-/// The audit results of components under `--incremental` (docs/snapshots.md, "Incremental runs"):
-/// one file per component in `<snapshots>/.glyphaudit-cache/`, named by the SHA-256 of everything
-/// the component's audit reads — the input digests of its variants (scene, spec and token keys,
-/// renderer), the rules and their configuration, the spec and token files' paths (findings name
-/// them) and glyphaudit's version. The rules compare variants only within a component (states,
-/// Dynamic Type sizes, scales), so a component whose every variant is unchanged has the findings it
-/// had; the pass across components (colours, no pixels) always runs.
+/// The audit results of variant groups under `--incremental` (docs/snapshots.md, "Incremental
+/// runs"): one file per group (`Variant.groupKey`: a component in one theme and display setting)
+/// in `<snapshots>/.glyphaudit-cache/`, named by the SHA-256 of everything the group's audit reads
+/// — the input digests of its variants (scene, spec and token keys, renderer), the rules and their
+/// configuration, the spec and token files' paths (findings name them) and glyphaudit's version.
+/// An entry holds what the rules that compare within a group found (`Auditor.groupRuleIDs`), the
+/// group's audit numbers, and the ink of its image glyphs; the rules that fold a component's themes
+/// (on layouts and those inks) and the pass across components (colours) run in every run.
 public struct AuditCache: Sendable {
     public static let folderName = ".glyphaudit-cache"
     public let folder: URL
@@ -18,7 +19,7 @@ public struct AuditCache: Sendable {
 
     public init(snapshots: URL, auditor: Auditor, tool: String) {
         folder = snapshots.appendingPathComponent(Self.folderName)
-        var text = "glyphaudit-audit-cache 1\n\(tool)\n"
+        var text = "glyphaudit-audit-cache 2\n\(tool)\n"
         for rule in auditor.rules {
             let setting = auditor.config.rules[rule.id]
             let values = auditor.options(for: rule).values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
@@ -27,17 +28,19 @@ public struct AuditCache: Sendable {
         runKey = text
     }
 
-    /// What is kept of a component's audit.
+    /// What is kept of a variant group's audit.
     public struct Entry: Codable, Sendable {
-        /// The findings of the component pass (with evidence paths when `evidence`).
+        /// The findings of the group's rules (with evidence paths when `evidence`).
         public var findings: [Finding]
         /// Whether the run that wrote it drew evidence pictures.
         public var evidence: Bool
         /// The audit numbers per variant id (`AuditMargins`).
         public var margins: [String: [String: Double]]?
+        /// The ink of the group's image glyphs by variant id (`ClippingRule.glyphInks`).
+        public var inks: [String: [Double]]?
     }
 
-    /// The key of a component: its variants' digests in order, its spec's files, and the run's key.
+    /// The key of a variant group: its variants' digests in order, its spec's files, and the run's key.
     public func key(_ items: [PlannedVariant], digests: [String]) -> String {
         let spec = items.first?.spec
         return SHA256.hex(runKey + "spec \(spec?.sourceFile ?? "") \(spec?.tokenFile ?? "")\n" + digests.joined(separator: "\n"))
@@ -50,7 +53,7 @@ public struct AuditCache: Sendable {
         return try? JSONDecoder().decode(Entry.self, from: data)
     }
 
-    /// Writes a component's entry; with `evidence` (the run's evidence folder) the pictures its
+    /// Writes a group's entry; with `evidence` (the run's evidence folder) the pictures its
     /// findings name are kept beside it (`<key>.evidence/`), to be put back when it is reused.
     public func write(_ entry: Entry, key: String, evidence: URL?) throws {
         if let evidence {

@@ -20,8 +20,8 @@ public struct PipelineOptions: Sendable {
     public var pictures: URL?
     /// Told how many more variants are done, after each component (a progress display).
     public var progress: (@Sendable (Int) -> Void)?
-    /// `--incremental`: a component whose variants' inputs equal their baselines' manifest entries
-    /// is not drawn; its audit comes from `auditCache`.
+    /// `--incremental`: a variant group (`Variant.groupKey`) whose variants' inputs equal their
+    /// baselines' manifest entries is not drawn; its audit comes from `auditCache`.
     public var incremental: Bool = false
     public var auditCache: AuditCache?
     /// Measures how long each preset, component and rule takes (`PipelineResult.timings`, JUnit's `time`).
@@ -62,6 +62,8 @@ public struct PipelineResult: Sendable {
 /// component, not by the matrix (docs/performance.md).
 public enum Pipeline {
     public static func run(_ plan: Plan, _ options: PipelineOptions) throws -> PipelineResult {
+        // Under --incremental and --shard the unit is the variant group (GroupPipeline.swift).
+        if options.incremental || plan.shard != nil { return try runByGroups(plan, options) }
         let drawing = CairoDrawing()
         let jobs = options.jobs
         var found: [Finding] = []
@@ -93,19 +95,6 @@ public enum Pipeline {
                 let componentStart = PipelineTimer.now()
                 // The component's scenes, resolved once for its renders and rules, dropped with it.
                 let component = slice.map { $0.resolved() }
-                // Under --incremental: the component's inputs, and its audit's key in the cache.
-                let componentInputs = options.incremental ? options.snapshots?.manifestInputs.map { m in component.map { m.input($0) } } : nil
-                let cacheKey = componentInputs.flatMap { i in options.auditCache?.key(component, digests: i.map(\.digest)) }
-                if let componentInputs, let reused = try reuse(component, inputs: componentInputs, cacheKey: cacheKey, options: options) {
-                    found += reused.findings
-                    AuditMargins.merge(reused.margins, into: &margins)
-                    snapshotResults += reused.snapshots
-                    inputs += componentInputs
-                    variants += reused.variants
-                    timer?.component(spec.name, slice[0].variant.component, setting: slice[0].variant.setting,
-                                     render: PipelineTimer.now() - componentStart, rules: [:], ruleOrder: ruleOrder)
-                    continue
-                }
                 let done = try renderComponent(component, options: options, drawing: drawing)
                 let rendered = PipelineTimer.now() - componentStart
                 let ruleTimes = timer == nil ? nil : RuleTimes()
@@ -116,13 +105,7 @@ public enum Pipeline {
                     var findings = AuditMargins.$current.withValue(measured) { auditor.findings(input, pass: .components, times: ruleTimes) }
                     if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
                     found += findings
-                    let numbers = measured.all
-                    AuditMargins.merge(numbers, into: &margins)
-                    if let cacheKey, let cache = options.auditCache {
-                        // A cache that cannot be written is no failure: the next run draws again.
-                        try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil, margins: numbers),
-                                         key: cacheKey, evidence: options.evidence)
-                    }
+                    AuditMargins.merge(measured.all, into: &margins)
                 }
                 for (item, d) in zip(component, done) {
                     if let s = d.snapshot { snapshotResults.append(s) }
@@ -147,19 +130,20 @@ public enum Pipeline {
         return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins, timings: timer?.timings)
     }
 
-    /// What a component reused under --incremental gives the run.
-    private struct Reused {
+    /// What a variant group reused under --incremental gives the run.
+    struct Reused {
         var findings: [Finding]
         var snapshots: [SnapshotResult]
         var variants: [VariantRecord]
         var margins: [String: [String: Double]] = [:]
+        var inks: [String: [Double]] = [:]
     }
 
-    /// A component none of whose variants needs drawing: each one's inputs equal its baseline's
+    /// A variant group none of whose variants needs drawing: each one's inputs equal its baseline's
     /// manifest entry (`SnapshotChecker.reused`), and its audit is in the cache (when the run
     /// audits; with evidence pictures asked for, a cached audit that found something pictured is
     /// drawn again). Contact-sheet pictures are the baselines' bytes (the same encoder wrote them).
-    private static func reuse(_ items: [PlannedVariant], inputs: [VariantInput], cacheKey: String?,
+    static func reuse(_ items: [PlannedVariant], inputs: [VariantInput], cacheKey: String?,
                               options: PipelineOptions) throws -> Reused? {
         guard let checker = options.snapshots else { return nil }
         var results: [SnapshotResult] = []
@@ -170,9 +154,12 @@ public enum Pipeline {
         }
         var findings: [Finding] = []
         var margins: [String: [String: Double]] = [:]
+        var inks: [String: [Double]] = [:]
         if options.auditor != nil {
-            guard let cacheKey, let cache = options.auditCache, let entry = cache.read(cacheKey), let numbers = entry.margins else { return nil }
+            guard let cacheKey, let cache = options.auditCache, let entry = cache.read(cacheKey), let numbers = entry.margins,
+                  let measured = entry.inks else { return nil }
             margins = numbers
+            inks = measured
             if let evidence = options.evidence {
                 // Drawn without pictures, or a picture went missing: draw again.
                 guard entry.evidence, cache.restorePictures(entry, key: cacheKey, into: evidence) else { return nil }
@@ -205,11 +192,11 @@ public enum Pipeline {
                                          dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
                                          scale: v.scale, image: picture, width: item.scene.pixelWidth, height: item.scene.pixelHeight))
         }
-        return Reused(findings: findings, snapshots: results, variants: records, margins: margins)
+        return Reused(findings: findings, snapshots: results, variants: records, margins: margins, inks: inks)
     }
 
     /// What is kept of one render.
-    private struct Rendered: Sendable {
+    struct Rendered: Sendable {
         var glyph: GlyphStore.Entry?
         var snapshot: SnapshotResult?
         var input: VariantInput?
@@ -219,7 +206,7 @@ public enum Pipeline {
     }
 
     /// Renders a component's variants in parallel; each render is checked, pictured and cut, then dropped.
-    private static func renderComponent(_ items: [PlannedVariant], options: PipelineOptions,
+    static func renderComponent(_ items: [PlannedVariant], options: PipelineOptions,
                                         drawing: CairoDrawing) throws -> [Rendered] {
         let audit = options.auditor != nil
         let checker = options.snapshots
@@ -250,9 +237,11 @@ public enum Pipeline {
     /// The plan's items by preset, presets in plan order (a preset's items are contiguous); a
     /// preset with display settings gives one slice per setting (the default first), each with the
     /// spec its variants were planned from, so the rules compare variants of one setting only.
-    static func presetSlices(_ plan: Plan) -> [(Spec, [PlannedVariant])] {
-        plan.specs.flatMap { spec -> [(Spec, [PlannedVariant])] in
-            let items = plan.items.filter { $0.spec.name == spec.name }
+    static func presetSlices(_ plan: Plan) -> [(Spec, [PlannedVariant])] { presetSlices(plan.specs, plan.items) }
+
+    static func presetSlices(_ specs: [Spec], _ planned: [PlannedVariant]) -> [(Spec, [PlannedVariant])] {
+        specs.flatMap { spec -> [(Spec, [PlannedVariant])] in
+            let items = planned.filter { $0.spec.name == spec.name }
             if spec.settings.isEmpty { return items.isEmpty ? [] : [(spec, items)] }
             return ([nil] + spec.settings.map(Optional.some)).compactMap { setting in
                 let slice = items.filter { $0.variant.setting == setting }
@@ -262,11 +251,14 @@ public enum Pipeline {
     }
 
     /// A preset's items by component, in order of first appearance.
-    static func componentSlices(_ items: [PlannedVariant]) -> [[PlannedVariant]] {
+    static func componentSlices(_ items: [PlannedVariant]) -> [[PlannedVariant]] { slices(items) { $0.component } }
+
+    /// Items split by `key`, in order of first appearance.
+    static func slices(_ items: [PlannedVariant], by key: (Variant) -> String) -> [[PlannedVariant]] {
         var order: [String] = []
         var slices: [String: [PlannedVariant]] = [:]
         for item in items {
-            let c = item.variant.component
+            let c = key(item.variant)
             if slices[c] == nil { order.append(c) }
             slices[c, default: []].append(item)
         }
@@ -351,8 +343,8 @@ public struct RunJob: Sendable {
     public var tool: String
     /// Told how many more variants are done (`PipelineOptions.progress`).
     public var progress: (@Sendable (Int) -> Void)?
-    /// `--incremental` (docs/snapshots.md): unchanged components are not drawn; their audits come
-    /// from `<snapshots>/.glyphaudit-cache/`.
+    /// `--incremental` (docs/snapshots.md): unchanged variant groups are not drawn; their audits
+    /// come from `<snapshots>/.glyphaudit-cache/`.
     public var incremental: Bool = false
     /// `--margin-tolerance`: an audit number that fell by more than this share of its value in the
     /// manifest is a `margin` finding (docs/snapshots.md, "Audit margins"); nil: the configuration's

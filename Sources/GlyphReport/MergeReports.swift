@@ -1,4 +1,5 @@
 import Foundation
+import GlyphAudit
 import GlyphCore
 import GlyphSnapshot
 
@@ -19,7 +20,14 @@ extension RunReport {
             }
             if report.filter != merged.filter { differ.append("--only (\(report.filter ?? "none") vs \(merged.filter ?? "none"))") }
             if report.selected != merged.selected { differ.append("selected variants (\(report.selected) vs \(merged.selected))") }
-            if report.rules != merged.rules { differ.append("rules or their configuration") }
+            // `margin` is a rule of a shard that compared margins with its folder's manifest (one
+            // shard may have recorded the manifest before another ran): not part of the comparison.
+            if report.rules.filter({ $0.id != MarginRule.ruleID }) != merged.rules.filter({ $0.id != MarginRule.ruleID }) {
+                differ.append("rules or their configuration")
+            }
+            if let margin = report.rules.first(where: { $0.id == MarginRule.ruleID }), !merged.rules.contains(where: { $0.id == MarginRule.ruleID }) {
+                merged.rules.append(margin)
+            }
             if report.snapshots?.folder != merged.snapshots?.folder {
                 differ.append("snapshots (\(report.snapshots?.folder ?? "not checked") vs \(merged.snapshots?.folder ?? "not checked"))")
             }

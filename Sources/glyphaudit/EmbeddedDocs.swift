@@ -2074,25 +2074,32 @@ digest and renderer equal its baseline's manifest entry (and whose baseline file
 match with identical pixels, as the manifest says this baseline is what these inputs draw. CI and the
 default compare everything: a baseline edited by hand is only seen by a full check.
 
-`run` audits whole components (a preset's shape and size: the unit the rules compare within — states
-with each other, Dynamic Type sizes with each other), so a component is reused only when **every**
-variant of it is unchanged; its audit then comes from a cache in the snapshot folder,
-`<snapshots>/.glyphaudit-cache/<xx>/<key>.json`, where the key is the SHA-256 of its variants' input
-digests, the rules and their configured severities and values, the spec and token files' paths and
-glyphaudit's version. Its evidence pictures are kept beside it (`<key>.evidence/`) and its
-contact-sheet pictures are copied from the baselines. Every other component is drawn and audited
-as in a full run (and its audit cached). The audit across components (colours, no pixels) always
-runs. The results are a full run's: the tests compare every report file of an incremental and a
-full run on the built-in presets and on a changed spec. Add `.glyphaudit-cache/` to `.gitignore`
-(this repository's does); deleting it is always safe.
+`run` reuses and audits by **variant group**: a preset's component (shape and size) in one theme
+and display setting, all its Dynamic Type sizes, states and scales. The rules that read renders
+compare variants within a group (`state-shape`, the pixels of `nontext-contrast`,
+`focus-indicator`), so a group is reused when every variant of it is unchanged; its audit then
+comes from a cache in the snapshot folder, `<snapshots>/.glyphaudit-cache/<xx>/<key>.json`, where
+the key is the SHA-256 of its variants' input digests, the rules and their configured severities and
+values, the spec and token files' paths and glyphaudit's version. The entry holds the group's
+findings, its audit numbers (margins) and the ink of its image glyphs; its evidence pictures are kept
+beside it (`<key>.evidence/`) and its contact-sheet pictures are copied from the baselines. Every
+other group is drawn and audited as in a full run (and its audit cached). The rules that fold a
+component's themes together (`target-size`, `dynamic-type-scaling`, `clipping`, `image-aspect`) read
+layouts (and the cached ink of image glyphs), not renders, and run over every component in every
+run, as does the audit across components (colours, no pixels). So a theme's colour, which feeds
+every component, redraws that theme's groups only. The results are a full run's: the tests compare
+every report file of an incremental and a full run on the built-in presets, on a changed size and on
+a changed theme colour. Add `.glyphaudit-cache/` to `.gitignore` (this repository's does); deleting
+it is always safe.
 
 Measured with `make bench` (load-10x18.json at Dynamic Type L and AX5, 8,640 variants; see
-**Speed**): nothing changed: full 17.09 s, incremental 0.92 s (5.4 %);
-`sizes.s0.markWeight` 2 → 2.5 (2 of 20 components drawn again): full 23.72 s, incremental 8.88 s
-(37 %); `themes.t0.fill` changed: full 21.74 s, incremental 21.73 s (100 %). A theme's colour feeds
-every component, and a component is audited whole, so a colour change redraws everything: the 10 %
-target holds only when most components are unchanged. (2 jobs on a shared 2-core machine; full runs
-vary by a third between runs.)
+**Speed**): nothing changed: full 7.46 s, incremental 0.90 s (12.1 %);
+`sizes.s0.markWeight` 2 → 2.5 (2 of 20 components drawn again): full 9.36 s, incremental 3.87 s
+(41 %); `themes.t0.fill` changed (1 of 18 themes, in every component): full 8.92 s, incremental
+2.96 s (33 %; by component, before variant groups, it redrew everything: 20.0 s). A changed variant
+costs more than an unchanged one in a full run (it is drawn, compared pixel by pixel, its change
+hashed and audited), and an unchanged one still has its inputs digested, so the 10 % target is not
+met yet. (2 jobs on a shared 2-core machine; full runs vary by a third between runs.)
 
 ## Missing baselines under CI
 
@@ -2430,7 +2437,7 @@ nothing is written. The values live in `Sources/GlyphCore/Spec/Limits.swift` (`L
 | a length | 1000 pt (`label.size` 500 pt, `label.maxWidth` 4000 pt) | see [spec-format.md](spec-format.md) |
 | a variant's canvas | 4096 px on a side | the error names the key that makes it so (the glyph's size, the frame, or the label) |
 | `--jobs` | 1–256 | |
-| `--shard I/N` | 1 ≤ I ≤ N ≤ 2^63 − 1, digits only | presets go to shards without a slot per shard, so memory does not grow with N; a shard past the number of presets is empty |
+| `--shard I/N` | 1 ≤ I ≤ N ≤ 2^63 − 1, digits only | variant groups go to shards without a slot per shard, so memory does not grow with N; a shard past the number of groups is empty |
 | an option's value | not empty (`--out ''`, `--preset ''`, `--format ,`), numbers in digits only (`--jobs +1`, `--shard +1/2`) | an empty value is an unset shell variable: usage error, exit 64 |
 
 **Only regular files are read.** A FIFO, a socket, a device (also through a symbolic link, e.g. to

@@ -6,34 +6,54 @@ import GlyphRender
 
 @Suite("Plan and shards")
 struct PlanTests {
-    @Test("every variant falls in exactly one shard, whole presets per shard, for N = 1 … 9")
+    @Test("every variant falls in exactly one shard, whole variant groups per shard, for N = 1 … 9")
     func shards() throws {
         let specs = try Presets.names.map { try Presets.load($0) }
         let whole = try Plan(specs: specs)
         #expect(whole.items.map(\.index) == Array(0..<2340))
+        #expect(whole.all.count == 2340 && whole.shard == nil)
+        // The largest group: swiftui-checkbox's components hold 216 variants and their focused
+        // twins over 3 themes, so 144 a theme; the others fewer.
+        var groupSizes: [String: Int] = [:]
+        for item in whole.items { groupSizes[item.variant.groupKey, default: 0] += 1 }
+        let largest = try #require(groupSizes.values.max())
         for n in 1...9 {
             var seen: [Int: Int] = [:]
-            var presetShard: [String: Int] = [:]
+            var groupShard: [String: Int] = [:]
+            var counts: [Int] = []
             for i in 1...n {
                 let plan = try Plan(specs: specs, shard: Shard("\(i)/\(n)")!)
+                // Every shard lays out the whole selection, for the rules that compare across groups.
+                #expect(plan.all.count == 2340)
+                counts.append(plan.items.count)
                 for item in plan.items {
                     seen[item.index, default: 0] += 1
-                    // Whole presets: text-contrast and nontext-contrast fold findings across the
-                    // components of a theme, so a preset split over shards would merge differently.
-                    let preset = item.variant.preset
-                    if let other = presetShard[preset] {
-                        #expect(other == i, "\(preset) split across shards \(other) and \(i)")
+                    // Whole groups: the rules that read renders compare within a group only.
+                    let group = item.variant.groupKey
+                    if let other = groupShard[group] {
+                        #expect(other == i, "\(group) split across shards \(other) and \(i)")
                     }
-                    presetShard[preset] = i
+                    groupShard[group] = i
                     #expect(whole.items[item.index].variant == item.variant)
                 }
             }
             #expect(seen.count == 2340 && seen.values.allSatisfy { $0 == 1 }, "N = \(n)")
+            // Largest group first to the lightest shard: no two shards differ by more than the largest group.
+            #expect(counts.max()! - counts.min()! <= largest, "N = \(n): \(counts)")
         }
-        // Four presets (432, 432, 1152, 324 variants: the SwiftUI ones with focused variants), largest
-        // first to the lighter shard: 1152 → 1, 432 → 2, 432 → 2, 324 → 2 gives 1152 and 1188.
-        let two = try (1...2).map { try Plan(specs: specs, shard: Shard("\($0)/2")!).items.count }
-        #expect(two == [1152, 1188])
+    }
+
+    @Test("a one-component spec spreads over shards: swiftui-switch's three themes over two shards")
+    func oneComponentShards() throws {
+        let spec = try Presets.load("swiftui-switch")
+        let whole = try Plan(specs: [spec])
+        #expect(Set(whole.items.map(\.variant.component)).count == 1)
+        let shards = try (1...2).map { try Plan(specs: [spec], shard: Shard("\($0)/2")!) }
+        // Three equal groups (default, inverse, disabled, in matrix order) each to the lightest shard,
+        // the first on a tie: default → 1, inverse → 2, disabled → 1.
+        #expect(shards.map { Set($0.items.map(\.variant.theme)) } == [["default", "disabled"], ["inverse"]])
+        #expect(shards[0].items.count + shards[1].items.count == whole.items.count)
+        #expect(shards[0].items.count == 2 * shards[1].items.count)
     }
 
     @Test("a plan keeps no scene per variant; one resolved late is the scene of its spec and layout")

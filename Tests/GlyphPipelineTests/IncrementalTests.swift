@@ -13,9 +13,9 @@ import GlyphTestSupport
 
 @Suite("Incremental runs equal full runs")
 struct IncrementalTests {
-    static func plan(_ specs: [Spec]) throws -> Plan {
+    static func plan(_ specs: [Spec], dynamicType: String = "L") throws -> Plan {
         var filter = VariantFilter()
-        try filter.add("dynamic-type=L")
+        try filter.add("dynamic-type=\(dynamicType)")
         return try Plan(specs: specs, filter: filter)
     }
 
@@ -61,10 +61,11 @@ struct IncrementalTests {
         _ = try Pipeline.run(plan, Self.job(folder, "record", writes: .record))
         let full = try Pipeline.run(plan, Self.job(folder, "full", html: true))
         let first = try Pipeline.run(plan, Self.job(folder, "first", incremental: true, html: true))
-        // The first draws everything (no audits cached yet) and caches each component's audit.
+        // The first draws everything (no audits cached yet) and caches each variant group's audit:
+        // a preset's component in one theme and display setting.
         #expect(first.snapshots?.results.contains { $0.reused == true } == false)
-        let components = Set(plan.items.map { "\($0.variant.preset)/\($0.variant.component)" }).count
-        #expect(Self.cacheFiles(folder) == components)
+        let groups = Set(plan.items.map { "\($0.variant.preset)/\($0.variant.component)/\($0.variant.theme)/\($0.variant.setting?.rawValue ?? "")" })
+        #expect(Self.cacheFiles(folder) == groups.count)
         let second = try Pipeline.run(plan, Self.job(folder, "second", incremental: true, html: true))
         #expect(second.snapshots?.results.filter { $0.reused == true }.count == plan.items.count)
         try Self.expectSameReports(first, full, folder, "first", "full")
@@ -91,5 +92,30 @@ struct IncrementalTests {
         #expect(reused.count == 48)
         #expect(reused.allSatisfy { $0.contains("-md/") })
         #expect(full.snapshots?.counts.mismatch == 24)
+    }
+
+    @Test("a theme's colour changed: only that theme's groups are drawn again, in every component, and the report is a full run's")
+    func themeColour() throws {
+        let folder = TempFolder()
+        for file in try Presets.standalone("design-system-checkbox") { folder.write("ds/" + file.path, file.text) }
+        let url = folder.url.appendingPathComponent("ds/design-system-checkbox.json")
+        _ = try Pipeline.run(try Self.plan([try Spec.load(contentsOf: url)], dynamicType: "L,AX5"), Self.job(folder, "record", writes: .record))
+        _ = try Pipeline.run(try Self.plan([try Spec.load(contentsOf: url)], dynamicType: "L,AX5"), Self.job(folder, "prime", incremental: true, html: true))
+        // (Primed with evidence pictures, as the runs below draw them.)
+        // themes.inverse-brand.surface: brand red → midnight (the inverse theme's surface).
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let changed = text.replacingOccurrences(of: "\"surface\": \"{color.brand.red}\"", with: "\"surface\": \"{color.midnight}\"")
+        #expect(changed != text)
+        try Data(changed.utf8).write(to: url)
+        let plan = try Self.plan([try Spec.load(contentsOf: url)], dynamicType: "L,AX5")
+        let full = try Pipeline.run(plan, Self.job(folder, "full", html: true))
+        let incremental = try Pipeline.run(plan, Self.job(folder, "incremental", incremental: true, html: true))
+        try Self.expectSameReports(incremental, full, folder, "incremental", "full")
+        let drawn = incremental.snapshots?.results.filter { $0.reused != true }.map(\.id.description) ?? []
+        // 4 components (square and circle, md and sm) × 2 Dynamic Type sizes × 2 states × 3 scales
+        // in inverse-brand (two sizes: a theme's variants are not contiguous in a component).
+        #expect(drawn.count == 48)
+        #expect(drawn.allSatisfy { $0.contains("/inverse-brand/") })
+        #expect(full.snapshots?.counts.mismatch == 48)
     }
 }

@@ -19,6 +19,19 @@ struct CLIShardNeverTests {
         for i in 1...2 {
             let r = try w.run(selection + ["--formats", "json", "--shard", "\(i)/2", "--report", "s\(i)"], environment: ["CI": "true"])
             #expect(r.status == 0, "shard \(i): \(r.stdout)\(r.stderr)")
+            #expect(!r.stderr.contains("holds no variant"))
+        }
+        // Shards split by variant group (component × theme): the one component's three themes
+        // spread over both shards, default and disabled in the first, inverse in the second.
+        func themes(_ folder: String) throws -> Set<String> {
+            Set(try #require(try w.json("\(folder)/report.json")["variants"] as? [[String: Any]]).compactMap { $0["theme"] as? String })
+        }
+        #expect(try themes("s1") == ["default", "disabled"])
+        #expect(try themes("s2") == ["inverse"])
+        // Each shard's snapshots are new under CI (failing snapshots), and still both jobs exited 0.
+        for i in 1...2 {
+            let snapshots = try #require(try w.json("s\(i)/report.json")["snapshots"] as? [String: Any])
+            #expect(!((snapshots["results"] as? [Any]) ?? []).isEmpty)
         }
         let merge = try w.run(["merge-reports", "s1", "s2", "--report", "merged", "--formats", "json"])
         #expect(merge.status == 1, "new snapshots and errors fail the merged run at error: \(merge.stderr)")

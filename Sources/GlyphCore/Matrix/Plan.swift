@@ -75,6 +75,12 @@ public struct Plan: Sendable {
     public let total: Int
     /// How many the filter selected (before sharding).
     public let selected: Int
+    /// The shard the plan is of, if any.
+    public let shard: Shard?
+    /// Every selected variant, laid out: `items` without a shard; with one, also the variants of
+    /// the other shards, for the rules that compare a shard's variants with theirs on layouts and
+    /// colours alone (no renders; `Pipeline.runByGroups`, docs/report-format.md "Sharding").
+    public let all: [PlannedVariant]
 
     public init(specs: [Spec], filter: VariantFilter = VariantFilter(), shard: Shard? = nil,
                 text: any TextMeasuring) throws(InputError) {
@@ -94,17 +100,22 @@ public struct Plan: Sendable {
                 if filter.matches(v) { selected.append((spec, v)) }
             }
         }
-        let keep = shard.map { $0.members(selected.map { $0.1.preset }) }
+        let keep = shard.map { $0.members(selected.map { $0.1.groupKey }) }
         var items: [PlannedVariant] = []
+        var all: [PlannedVariant] = []
         // One shared spec per spec and display setting (specs' names are unique).
         var shared: [String: SharedSpec] = [:]
-        for (index, (spec, v)) in selected.enumerated() where keep?[index] ?? true {
+        for (index, (spec, v)) in selected.enumerated() {
             let key = "\(spec.name)\u{0}\(v.setting?.rawValue ?? "")"
             let derived = shared[key] ?? SharedSpec(spec.spec(for: v.setting))
             shared[key] = derived
-            items.append(PlannedVariant(shared: derived, layout: try Layout(spec: derived.spec, variant: v, text: text), index: index))
+            let item = PlannedVariant(shared: derived, layout: try Layout(spec: derived.spec, variant: v, text: text), index: index)
+            if keep?[index] ?? true { items.append(item) }
+            if shard != nil { all.append(item) }
         }
         self.items = items
+        self.all = shard == nil ? items : all
+        self.shard = shard
         self.total = total
         self.selected = selected.count
     }
@@ -112,12 +123,18 @@ public struct Plan: Sendable {
 
 /// `--shard I/N`: the I-th of N deterministic slices of the selected matrix (1-based).
 ///
-/// A slice holds whole presets (every variant of a preset's selection), because audits compare
-/// variants with each other within a preset: states and Dynamic Type sizes of one component, and
-/// also every component of a theme (`text-contrast`, the authored colours of `nontext-contrast`,
-/// whose findings cover all shapes and sizes at once). So the findings of the shards, merged, are
-/// those of one whole run. Presets go, largest first (ties in matrix order), to the shard with the
-/// fewest variants so far, so no two shards differ by more than the largest preset.
+/// A slice holds whole variant groups (`Variant.groupKey`: a preset's component in one theme and
+/// display setting), so a spec with one component and three themes spreads over three shards. The
+/// rules that compare within a group (state-shape, the pixels of nontext-contrast, focus-indicator)
+/// run in the group's shard. The rest compare across groups on layouts and colours, not renders:
+/// across components (text-contrast, the authored colours of nontext-contrast, setting-regression)
+/// and across the themes of a component (target-size, dynamic-type-scaling, clipping, image-aspect;
+/// clipping reads the ink of an image glyph in the component's first theme). Every shard plans the
+/// whole selection's layouts for them, and each such finding is reported by one shard only — the
+/// one holding the first group of its preset (colours) or of its component (the rest) — so the
+/// findings of the shards, merged, are those of one whole run. Groups go, largest first (ties in
+/// matrix order), to the shard with the fewest variants so far, so no two shards differ by more
+/// than the largest group.
 public struct Shard: Sendable, Equatable {
     public let index: Int
     public let count: Int
@@ -133,7 +150,7 @@ public struct Shard: Sendable, Equatable {
 
     public var description: String { "\(index)/\(count)" }
 
-    /// For each position, whether it falls in this shard; `groups[i]` names the group (preset) of position i.
+    /// For each position, whether it falls in this shard; `groups[i]` names the group of position i.
     public func members(_ groups: [String]) -> [Bool] {
         var sizes: [String: Int] = [:]
         var order: [String] = []
@@ -141,8 +158,8 @@ public struct Shard: Sendable, Equatable {
             if sizes[g] == nil { order.append(g) }
             sizes[g, default: 0] += 1
         }
-        // One slot per shard that can receive a preset: while a shard is empty the next preset goes
-        // to the first empty one, so with more shards than presets the shards past the presets'
+        // One slot per shard that can receive a group: while a shard is empty the next group goes
+        // to the first empty one, so with more shards than groups the shards past the groups'
         // number stay empty, and no slot is needed for them (N may be 2^63 - 1).
         var load = [Int](repeating: 0, count: min(count, order.count))
         var owner: [String: Int] = [:]
@@ -152,5 +169,14 @@ public struct Shard: Sendable, Equatable {
             load[target] += sizes[g]!
         }
         return groups.map { owner[$0] == index - 1 }
+    }
+}
+
+extension Variant {
+    /// The variant group: preset, component (shape and size), theme and display setting. The unit
+    /// of shards and of the incremental audit cache: the rules that read renders compare variants
+    /// within one group only (see `Shard`).
+    public var groupKey: String {
+        "\(preset)\u{0}\(component)\u{0}\(theme)\u{0}\(setting?.rawValue ?? "")"
     }
 }

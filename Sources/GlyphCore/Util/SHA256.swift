@@ -17,44 +17,61 @@ public enum SHA256 {
 
     /// The digest of `bytes` as 64 lowercase hex digits.
     public static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var w = [UInt32](repeating: 0, count: 64)
-        func block(_ p: UnsafeRawBufferPointer) {
-            for i in 0..<16 {
-                w[i] = UInt32(p[4 * i]) << 24 | UInt32(p[4 * i + 1]) << 16 | UInt32(p[4 * i + 2]) << 8 | UInt32(p[4 * i + 3])
+        // The message schedule in one temporary buffer and the state in a value: no allocation or
+        // exclusivity check per block (a mismatch's change digest hashes both renders' pixels).
+        var state = State()
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            k.withUnsafeBufferPointer { k in
+                let w = w.baseAddress!, k = k.baseAddress!
+                let full = bytes.count / 64
+                if let base = bytes.baseAddress {
+                    for i in 0..<full { state.block(base + 64 * i, w, k) }
+                }
+                // The tail: the remaining bytes, 0x80, zeros, the length in bits (big-endian), in one or two blocks.
+                var tail = [UInt8](bytes[(64 * full)...])
+                tail.append(0x80)
+                while tail.count % 64 != 56 { tail.append(0) }
+                let bits = UInt64(bytes.count) &* 8
+                for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+                tail.withUnsafeBytes { t in
+                    for i in 0..<(t.count / 64) { state.block(t.baseAddress! + 64 * i, w, k) }
+                }
             }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let t1 = hh &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
-                let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            for (i, v) in [a, b, c, d, e, f, g, hh].enumerated() { h[i] = h[i] &+ v }
         }
-        let full = bytes.count / 64
-        for i in 0..<full { block(UnsafeRawBufferPointer(rebasing: bytes[(64 * i)..<(64 * i + 64)])) }
-        // The tail: the remaining bytes, 0x80, zeros, the length in bits (big-endian), in one or two blocks.
-        var tail = [UInt8](bytes[(64 * full)...])
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        let bits = UInt64(bytes.count) &* 8
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        tail.withUnsafeBytes { t in
-            for i in 0..<(t.count / 64) { block(UnsafeRawBufferPointer(rebasing: t[(64 * i)..<(64 * i + 64)])) }
-        }
-        return h.map { v in
+        let h = state.h
+        return [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7].map { v in
             let s = String(v, radix: 16)
             return String(repeating: "0", count: 8 - s.count) + s
         }.joined()
     }
 
+    /// The hash state (FIPS 180-4, 6.2.2).
+    private struct State {
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+
+        /// One 64-byte block at `p`, with `w` room for the 64-word schedule.
+        @inline(__always)
+        mutating func block(_ p: UnsafeRawPointer, _ w: UnsafeMutablePointer<UInt32>, _ k: UnsafePointer<UInt32>) {
+            for i in 0..<16 { w[i] = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+            for i in 16..<64 {
+                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, hh) = h
+            for i in 0..<64 {
+                let t1 = hh &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+            }
+            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+        }
+    }
+
     public static func hex(_ data: Data) -> String { data.withUnsafeBytes { hex($0) } }
 
+    @inline(__always)
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
 }
 

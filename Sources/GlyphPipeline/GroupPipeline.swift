@@ -1,0 +1,155 @@
+import Foundation
+import GlyphAudit
+import GlyphCore
+import GlyphReport
+import GlyphSnapshot
+
+extension Pipeline {
+    /// The pipeline by variant group (`Variant.groupKey`: a component in one theme and display
+    /// setting), for `--incremental` and `--shard`. A group is drawn (or, under `--incremental`,
+    /// reused with its cached audit when its every variant's inputs equal its baseline's manifest
+    /// entry) and audited by the rules that compare within a group (`Auditor.groupRuleIDs`). The
+    /// other rules' component pass folds the component's themes on layouts and the image inks each
+    /// group measured (`ClippingRule.glyphInks`): it runs over the whole component, drawn or not;
+    /// the pass across components runs on the preset's layouts. In a shard (whose plan holds the
+    /// whole selection's layouts in `Plan.all`), the findings of those two passes are kept by the
+    /// shard holding the first group of their component or preset, so the shards' findings,
+    /// merged, are a whole run's. The findings are a whole run's in another order; `conclude` and
+    /// the report's canonical order make the reports equal.
+    static func runByGroups(_ plan: Plan, _ options: PipelineOptions) throws -> PipelineResult {
+        let drawing = CairoDrawing()
+        let jobs = options.jobs
+        let owned = Set(plan.items.map(\.index))
+        var found: [Finding] = []
+        var snapshotResults: [SnapshotResult] = []
+        var inputs: [VariantInput] = []
+        var margins: [String: [String: Double]] = [:]
+        var variants: [VariantRecord] = []
+        variants.reserveCapacity(plan.items.count)
+        // The numbers of this run's own variants (a shard's), for the manifest and the margin findings.
+        let ownIDs = plan.shard == nil ? nil : Set(plan.items.map(\.variant.id))
+        func merge(_ numbers: [String: [String: Double]]) {
+            AuditMargins.merge(ownIDs.map { own in numbers.filter { own.contains($0.key) } } ?? numbers, into: &margins)
+        }
+        var timer = options.timed ? PipelineTimer() : nil
+        let ruleOrder = options.auditor?.rules.map(\.id) ?? []
+
+        for (spec, items) in presetSlices(plan.specs, plan.all) where items.contains(where: { owned.contains($0.index) }) {
+            let sliceStart = PipelineTimer.now()
+            defer { timer?.preset(spec.name, PipelineTimer.now() - sliceStart) }
+            let components = componentSlices(items).filter { slice in slice.contains(where: { owned.contains($0.index) }) }
+            // The pass across components, per rule, shared evenly among the components drawn here.
+            let across = timer == nil ? nil : RuleTimes()
+            if let auditor = options.auditor {
+                // Colours across the preset's components: layouts only, no pixels. Every shard runs it
+                // for its variants' numbers (contrast); the one holding the preset's first variant
+                // reports its findings.
+                let input = AuditInput(specs: [spec], items: items, glyphs: [], jobs: jobs, drawing: drawing)
+                let measured = AuditMargins()
+                var findings = AuditMargins.$current.withValue(measured) { auditor.findings(input, pass: .acrossComponents, times: across) }
+                if owned.contains(items[0].index) {
+                    if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
+                    found += findings
+                }
+                merge(measured.all)
+            }
+            let share = (across?.all ?? [:]).mapValues { $0 / UInt64(max(1, components.count)) }
+            for slice in components {
+                var rendered: UInt64 = 0
+                let ruleTimes = timer == nil ? nil : RuleTimes()
+                // The component's scenes resolved once, and under --incremental its inputs, in parallel.
+                let manifest = options.incremental ? options.snapshots?.manifestInputs : nil
+                let prepared = parallelMap(slice.count, jobs: jobs) { i -> (PlannedVariant, VariantInput?) in
+                    let item = owned.contains(slice[i].index) ? slice[i].resolved() : slice[i]
+                    return (item, owned.contains(item.index) ? manifest?.input(item) : nil)
+                }
+                let component = prepared.map(\.0)
+                // Each item's input by its index in the plan (a theme's items are not contiguous in
+                // a component: Dynamic Type sizes come first in the matrix).
+                let inputByIndex = Dictionary(prepared.compactMap { p in p.1.map { (p.0.index, $0) } }, uniquingKeysWith: { a, _ in a })
+                var inks: [String: [Double]] = [:]
+                for group in slices(component, by: \.theme) {
+                    guard owned.contains(group[0].index) else { continue }
+                    let groupInputs = manifest == nil ? nil : group.compactMap { inputByIndex[$0.index] }
+                    let cacheKey = groupInputs.flatMap { i in options.auditCache?.key(group, digests: i.map(\.digest)) }
+                    if let groupInputs, let reused = try reuse(group, inputs: groupInputs, cacheKey: cacheKey, options: options) {
+                        found += reused.findings
+                        merge(reused.margins)
+                        inks.merge(reused.inks) { a, _ in a }
+                        snapshotResults += reused.snapshots
+                        inputs += groupInputs
+                        variants += reused.variants
+                        options.progress?(group.count)
+                        continue
+                    }
+                    let renderStart = PipelineTimer.now()
+                    let done = try renderComponent(group, options: options, drawing: drawing)
+                    rendered += PipelineTimer.now() - renderStart
+                    if let auditor = options.auditor {
+                        let input = AuditInput(specs: [spec], items: group, glyphs: done.map { $0.glyph! }, jobs: jobs,
+                                               drawing: drawing)
+                        let measured = AuditMargins()
+                        var findings = AuditMargins.$current.withValue(measured) {
+                            auditor.findings(input, pass: .components, only: Auditor.groupRuleIDs, times: ruleTimes)
+                        }
+                        if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
+                        found += findings
+                        let numbers = measured.all
+                        merge(numbers)
+                        let groupInks = ClippingRule.glyphInks(input)
+                        inks.merge(groupInks) { a, _ in a }
+                        if let cacheKey, let cache = options.auditCache {
+                            // A cache that cannot be written is no failure: the next run draws again.
+                            try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil, margins: numbers,
+                                                              inks: groupInks),
+                                             key: cacheKey, evidence: options.evidence)
+                        }
+                    }
+                    for (item, d) in zip(group, done) {
+                        if let s = d.snapshot { snapshotResults.append(s) }
+                        if let i = d.input { inputs.append(i) }
+                        let v = item.variant
+                        variants.append(VariantRecord(index: item.index, id: v.variantID, preset: v.preset, component: v.component,
+                                                      dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
+                                                      scale: v.scale, image: d.picture, width: d.width, height: d.height))
+                    }
+                    options.progress?(group.count)
+                }
+                if let auditor = options.auditor {
+                    // The rules that fold the component's themes: layouts and the groups' image inks.
+                    // A shard without the component's first group runs them for its variants'
+                    // numbers (target-size) only; the first group's shard reports the findings.
+                    let input = AuditInput(specs: [spec], items: component, glyphInks: inks, jobs: jobs, drawing: drawing)
+                    let measured = AuditMargins()
+                    var findings = AuditMargins.$current.withValue(measured) {
+                        auditor.findings(input, pass: .components, only: auditor.foldRuleIDs, times: ruleTimes)
+                    }
+                    if owned.contains(component[0].index) {
+                        if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
+                        found += findings
+                    }
+                    merge(measured.all)
+                }
+                if let ruleTimes {
+                    timer?.component(spec.name, component[0].variant.component, setting: component[0].variant.setting, render: rendered,
+                                     rules: ruleTimes.all.merging(share, uniquingKeysWith: +), ruleOrder: ruleOrder)
+                }
+            }
+        }
+
+        // Snapshot results and inputs in plan order, as a whole run gives them.
+        let order = Dictionary(plan.items.map { ($0.variant.id, $0.index) }, uniquingKeysWith: { a, _ in a })
+        snapshotResults = snapshotResults.enumerated().sorted { a, b in
+            (order[a.element.id.description] ?? Int.max, a.offset) < (order[b.element.id.description] ?? Int.max, b.offset)
+        }.map(\.element)
+        inputs = inputs.enumerated().sorted { a, b in
+            (order[a.element.variant.id] ?? Int.max, a.offset) < (order[b.element.variant.id] ?? Int.max, b.offset)
+        }.map(\.element)
+        variants.sort { $0.index < $1.index }
+        let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
+        let snapshots = options.snapshots.map { checker in
+            checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs, margins: options.auditor == nil ? [:] : margins)
+        }
+        return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins, timings: timer?.timings)
+    }
+}
