@@ -29,6 +29,11 @@ func line(_ stage: String, _ seconds: Double, _ count: Int, _ unit: String) {
 }
 
 let jobs = defaultJobs
+// BENCH_ONLY=incremental: only the incremental runs (Sources/glyphbench/README.md).
+if ProcessInfo.processInfo.environment["BENCH_ONLY"] == "incremental" {
+    benchIncremental(jobs: jobs)
+    exit(0)
+}
 var specs: [Spec] = []
 let parse = try time(10) { specs = try Presets.names.map { try Presets.load($0) } }
 var plan: Plan!
@@ -168,49 +173,4 @@ if let text = try? String(contentsOf: jobsFile, encoding: .utf8) {
     print("peer workload: skipped, no \(jobsFile.path) (python3 ../shared/bench/make_workload.py /tmp/wl)")
 }
 
-// Incremental runs (issue 22, item 6): load-10x18.json (10 sizes × 2 shapes × 18 themes × 3 states ×
-// 4 scales; Tests/Fixtures/bench), recorded once with its manifest and audit cache, then one input
-// changed: `run` (render, audit, check; report model, no files) in full and with --incremental.
-// Dynamic Type L and AX5 by default (8,640 variants); BENCH_LOAD_DT=all for all 12 (51,840).
-let loadFile = URL(fileURLWithPath: "Tests/Fixtures/bench/load-10x18.json")
-if let loadText = try? String(contentsOf: loadFile, encoding: .utf8) {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("glyphbench-incremental-\(getpid())")
-    defer { try? FileManager.default.removeItem(at: dir) }
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    let specURL = dir.appendingPathComponent("load.json")
-    var filter = VariantFilter()
-    let dts = ProcessInfo.processInfo.environment["BENCH_LOAD_DT"] ?? "L,AX5"
-    if dts != "all" { try filter.add("dynamic-type=\(dts)") }
-    func job(incremental: Bool, writes: SnapshotWrites = []) -> RunJob {
-        var j = RunJob(jobs: jobs, report: dir.appendingPathComponent("report"), formats: [.json],
-                       filter: filter, snapshots: dir.appendingPathComponent("snapshots"), snapshotWrites: writes,
-                       cwd: dir, tool: "glyphbench")
-        j.incremental = incremental
-        return j
-    }
-    func loadPlan(_ text: String) throws -> Plan {
-        try Data(text.utf8).write(to: specURL)
-        return try Plan(specs: [try Spec.load(contentsOf: specURL)], filter: filter)
-    }
-    let basePlan = try loadPlan(loadText)
-    // Record the baselines and manifest, then fill the audit cache.
-    _ = try Pipeline.run(basePlan, job(incremental: false, writes: .record))
-    _ = try Pipeline.run(basePlan, job(incremental: true))
-    print("incremental runs: \(basePlan.items.count) variants of load-10x18.json (Dynamic Type \(dts)), \(jobs) jobs")
-    let changes: [(String, String, String)] = [
-        ("nothing changed", "", ""),
-        ("sizes.s0.markWeight 2 → 2.5 (2 of 20 components)", "\"markWeight\": 2\n  },\n  \"s1\"", "\"markWeight\": 2.5\n  },\n  \"s1\""),
-        ("themes.t0.fill → #D00700 (every component)", "\"fill\": \"#E00800\"", "\"fill\": \"#D00700\""),
-    ]
-    for (name, from, to) in changes {
-        let text = from.isEmpty ? loadText : loadText.replacingOccurrences(of: from, with: to, options: [], range: loadText.range(of: from))
-        if !from.isEmpty && text == loadText { print("    \(name): the fixture does not hold \(from.debugDescription)"); continue }
-        let plan = try loadPlan(text)
-        let full = try time(1) { _ = try Pipeline.run(plan, job(incremental: false)) }
-        let incremental = try time(3) { _ = try Pipeline.run(plan, job(incremental: true)) }
-        print(String(format: "    %@: full %.2f s, incremental %.2f s (%.1f %% of full; target < 10 %%)",
-                     name, full, incremental, incremental / full * 100))
-    }
-} else {
-    print("incremental runs: skipped, no \(loadFile.path) (run from the repository's root)")
-}
+benchIncremental(jobs: jobs)
