@@ -104,8 +104,8 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
     /// For a `new` variant not recorded or a `mismatch` not updated: where its render was staged
     /// for `glyphaudit accept` (`SnapshotChecker.candidates`, under CI or with `--stage`).
     public var candidate: String?
-    /// For a mismatch: the SHA-256 of the baseline's and the render's sizes and pixels, so that
-    /// identical diffs can be folded (`SnapshotGroup`).
+    /// For a mismatch: a 128-bit hash of the baseline's and the render's sizes and pixels
+    /// (`PixelHash`), so that identical diffs can be folded (`SnapshotGroup`); never written out.
     public var changeDigest: String?
     /// Under `--incremental`: the variant was not drawn, its inputs and renderer equal its
     /// baseline's manifest entry (a match).
@@ -343,8 +343,7 @@ public struct SnapshotChecker: Sendable {
             result.difference = difference
             if options.passes(difference) { return result }
             result.status = .mismatch
-            result.changeDigest = SHA256.hex(Data("\(expected.width)x\(expected.height) \(actual.width)x\(actual.height)\n".utf8)
-                                             + Data(expected.pixels) + Data(actual.pixels))
+            result.changeDigest = PixelHash.change(expected: expected, actual: actual)
             if output != nil, let problem = ImageComparator.canvasProblem(expected, actual) {
                 result.writeError = "\(variant.id): \(problem)"
             }
@@ -390,7 +389,7 @@ public struct SnapshotChecker: Sendable {
     /// - into `newSnapshots`, beside the renders of the variants without a baseline.
     public func conclude(_ results: [SnapshotResult], specs: [Spec], inputs: [VariantInput] = [],
                          margins: [String: [String: Double]] = [:]) -> SnapshotReport {
-        var report = SnapshotReport(snapshots: store.root.path, results: results + staleBaselines(of: specs))
+        var report = SnapshotReport(snapshots: store.root.path, results: results + staleBaselines(of: specs, checked: results))
         concludeManifest(&report, specs: specs, inputs: inputs, margins: margins)
         let compared = results.contains { $0.status == .match || $0.status == .mismatch }
         report.exact = comparison.exact
@@ -459,17 +458,23 @@ public struct SnapshotChecker: Sendable {
 
     /// The baselines in `staleScope` (the folders of `specs`, or the whole snapshot folder) that no
     /// variant of the specs' full (unfiltered) matrix produces; deleted when `writes` contains `.prune`.
-    public func staleBaselines(of specs: [Spec]) -> [SnapshotResult] {
-        var expected = Set<String>()
-        for spec in specs {
-            for v in spec.variants() { expected.insert(store.relativePath(of: v)) }
-        }
+    /// `checked`: results of this check, whose baselines are not stale; the full matrix is only
+    /// enumerated for the files that are none of them (usually none: a run's own variants' baselines).
+    public func staleBaselines(of specs: [Spec], checked: [SnapshotResult] = []) -> [SnapshotResult] {
         let files: [String]
         switch staleScope {
         case .specFolders: files = store.baselineFiles(inFolders: specs.map(\.name))
         case .wholeFolder: files = PNGFiles.list(under: store.root)
         }
-        return files.filter { !expected.contains($0) }.map { relative in
+        let checkedPaths = Set(checked.map(\.baseline))
+        let prefix = store.root.path + "/"
+        let others = files.filter { !checkedPaths.contains(prefix + $0) }
+        if others.isEmpty { return [] }
+        var expected = Set<String>()
+        for spec in specs {
+            for v in spec.variants() { expected.insert(store.relativePath(of: v)) }
+        }
+        return others.filter { !expected.contains($0) }.map { relative in
             var result = SnapshotResult(id: VariantID(parsing: String(relative.dropLast(4))), status: .stale,
                                         baseline: store.url(relativePath: relative).path)
             if writes.contains(.prune) {

@@ -180,6 +180,29 @@ struct ManifestTests {
         #expect(groups[0].summary == "3 variants: renderer drew the same inputs differently (2 distinct diffs)")
     }
 
+    @Test("the fold key of a change: equal for equal pixels, different for any one byte or size changed")
+    func changeKey() {
+        // 5×3 RGBA: 60 bytes, three 16-byte blocks and a 12-byte tail, so every path of the hash is hit.
+        let base = (0..<60).map { UInt8($0 * 7 % 256) }
+        let expected = Raster(width: 5, height: 3, pixels: base)
+        let actual = Raster(width: 5, height: 3, pixels: base.map { 255 - $0 })
+        let key = PixelHash.change(expected: expected, actual: actual)
+        #expect(PixelHash.change(expected: Raster(width: 5, height: 3, pixels: base), actual: actual) == key)
+        var keys: Set<String> = [key]
+        for i in base.indices {
+            var e = base
+            e[i] ^= 1
+            keys.insert(PixelHash.change(expected: Raster(width: 5, height: 3, pixels: e), actual: actual))
+            var a = actual.pixels
+            a[i] ^= 0x80
+            keys.insert(PixelHash.change(expected: expected, actual: Raster(width: 5, height: 3, pixels: a)))
+        }
+        // The same bytes as another size, and baseline and render swapped.
+        keys.insert(PixelHash.change(expected: Raster(width: 3, height: 5, pixels: base), actual: actual))
+        keys.insert(PixelHash.change(expected: actual, actual: expected))
+        #expect(keys.count == 1 + 2 * 60 + 2)
+    }
+
     @Test("a manifest that is not one is bad input naming the file")
     func badManifest() throws {
         let s = try DesignSystemScene()
