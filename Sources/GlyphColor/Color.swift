@@ -46,9 +46,15 @@ public struct RGBA: Sendable, Hashable, Codable {
 
     /// `#RRGGBB`, or `#RRGGBBAA` when not opaque; upper case.
     public var hex: String {
-        var s = String(format: "#%02X%02X%02X", Self.byte(r), Self.byte(g), Self.byte(b))
-        if Self.byte(a) != 255 { s += String(format: "%02X", Self.byte(a)) }
-        return s
+        // By hand, not String(format:): scene digests (`Scene.inputText`) format every part's colours.
+        let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = [UInt8(ascii: "#")]
+        let alpha = Self.byte(a)
+        for v in alpha != 255 ? [Self.byte(r), Self.byte(g), Self.byte(b), alpha] : [Self.byte(r), Self.byte(g), Self.byte(b)] {
+            bytes.append(digits[Int(v >> 4)])
+            bytes.append(digits[Int(v & 15)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public static let white = RGBA(r: 1, g: 1, b: 1)
