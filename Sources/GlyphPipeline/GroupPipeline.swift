@@ -23,6 +23,10 @@ extension Pipeline {
         var found: [Finding] = []
         var snapshotResults: [SnapshotResult] = []
         var inputs: [VariantInput] = []
+        // The plan index of each snapshot result and input (Int.max: not this run's), to sort them.
+        var resultOrder: [Int] = []
+        var inputOrder: [Int] = []
+        func order(_ index: Int) -> Int { owned.contains(index) ? index : Int.max }
         var margins: [String: [String: Double]] = [:]
         var variants: [VariantRecord] = []
         variants.reserveCapacity(plan.items.count)
@@ -68,16 +72,26 @@ extension Pipeline {
                 // a component: Dynamic Type sizes come first in the matrix).
                 let inputByIndex = Dictionary(prepared.compactMap { p in p.1.map { (p.0.index, $0) } }, uniquingKeysWith: { a, _ in a })
                 var inks: [String: [Double]] = [:]
-                for group in slices(component, by: \.theme) {
-                    guard owned.contains(group[0].index) else { continue }
+                let groups = slices(component, by: \.theme).filter { owned.contains($0[0].index) }
+                // Each group's inputs, cache key and, when all are unchanged, its reuse (the cache
+                // read), in parallel; then the groups in order, the others drawn.
+                let tried = parallelMap(groups.count, jobs: jobs) { g -> (inputs: [VariantInput]?, key: String?, reused: Result<Reused?, Error>) in
+                    let group = groups[g]
                     let groupInputs = manifest == nil ? nil : group.compactMap { inputByIndex[$0.index] }
                     let cacheKey = groupInputs.flatMap { i in options.auditCache?.key(group, digests: i.map(\.digest)) }
-                    if let groupInputs, let reused = try reuse(group, inputs: groupInputs, cacheKey: cacheKey, options: options) {
+                    guard let groupInputs else { return (nil, cacheKey, .success(nil)) }
+                    return (groupInputs, cacheKey, Result { try reuse(group, inputs: groupInputs, cacheKey: cacheKey, options: options) })
+                }
+                for (group, attempt) in zip(groups, tried) {
+                    let cacheKey = attempt.key
+                    if let groupInputs = attempt.inputs, let reused = try attempt.reused.get() {
                         found += reused.findings
                         merge(reused.margins)
                         inks.merge(reused.inks) { a, _ in a }
                         snapshotResults += reused.snapshots
+                        resultOrder += group.map { order($0.index) }
                         inputs += groupInputs
+                        inputOrder += group.compactMap { inputByIndex[$0.index] == nil ? nil : order($0.index) }
                         variants += reused.variants
                         options.progress?(group.count)
                         continue
@@ -106,8 +120,14 @@ extension Pipeline {
                         }
                     }
                     for (item, d) in zip(group, done) {
-                        if let s = d.snapshot { snapshotResults.append(s) }
-                        if let i = d.input { inputs.append(i) }
+                        if let s = d.snapshot {
+                            snapshotResults.append(s)
+                            resultOrder.append(order(item.index))
+                        }
+                        if let i = d.input {
+                            inputs.append(i)
+                            inputOrder.append(order(item.index))
+                        }
                         let v = item.variant
                         variants.append(VariantRecord(index: item.index, id: v.variantID, preset: v.preset, component: v.component,
                                                       dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
@@ -138,13 +158,13 @@ extension Pipeline {
         }
 
         // Snapshot results and inputs in plan order, as a whole run gives them.
-        let order = Dictionary(plan.items.map { ($0.variant.id, $0.index) }, uniquingKeysWith: { a, _ in a })
-        snapshotResults = snapshotResults.enumerated().sorted { a, b in
-            (order[a.element.id.description] ?? Int.max, a.offset) < (order[b.element.id.description] ?? Int.max, b.offset)
-        }.map(\.element)
-        inputs = inputs.enumerated().sorted { a, b in
-            (order[a.element.variant.id] ?? Int.max, a.offset) < (order[b.element.variant.id] ?? Int.max, b.offset)
-        }.map(\.element)
+        // (Sorted by their plan index, kept beside them: the same order as by each one's id's index.)
+        func sorted<T>(_ list: [T], by keys: [Int]) -> [T] {
+            precondition(list.count == keys.count, "one order key per element")
+            return keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { list[$0] }
+        }
+        snapshotResults = sorted(snapshotResults, by: resultOrder)
+        inputs = sorted(inputs, by: inputOrder)
         variants.sort { $0.index < $1.index }
         let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
         let snapshots = options.snapshots.map { checker in

@@ -131,7 +131,7 @@ public enum Pipeline {
     }
 
     /// What a variant group reused under --incremental gives the run.
-    struct Reused {
+    struct Reused: Sendable {
         var findings: [Finding]
         var snapshots: [SnapshotResult]
         var variants: [VariantRecord]

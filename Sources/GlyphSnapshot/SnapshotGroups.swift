@@ -67,6 +67,7 @@ public struct SnapshotGroup: Sendable, Equatable, Codable {
         var order: [String] = []
         var byKey: [String: SnapshotGroup] = [:]
         var diffKeys: [String: [(String, String)]] = [:]
+        var causes: [String: (Kind, [Change]?, String)] = [:]
         for r in results where r.status == .match || r.status == .mismatch {
             let id = r.id.description
             guard let input = inputs[id], let entry = manifest.variants[id] else { continue }
@@ -75,47 +76,58 @@ public struct SnapshotGroup: Sendable, Equatable, Codable {
             // A render that matches its baseline: stale when its inputs changed, unless this run
             // re-records its entry (identical pixels under --record/--update).
             if !pixelsChanged && (!inputsChanged || refreshed && r.difference?.identical != false) { continue }
-            var kind: Kind
-            var changes: [Change]? = nil
-            var cause: String
-            if !inputsChanged {
-                kind = .unexplained
-                cause = "renderer drew the same inputs differently"
-            } else {
-                var parts: [String] = []
-                if entry.keys != input.keysDigest {
-                    if let recorded = manifest.keys[input.variant.preset],
-                       SpecInputs.keysDigest(recorded.filter { SpecInputs.feeds($0.key, input.variant) }.map { ($0.key, $0.value) }) == entry.keys {
-                        let now = input.inputs.keys
-                        let names = Set(recorded.keys).union(now.keys).filter { SpecInputs.feeds($0, input.variant) }.sorted()
-                        let found = names.compactMap { k in recorded[k] == now[k] ? nil : Change(key: k, before: recorded[k], after: now[k]) }
-                        if !found.isEmpty {
-                            changes = found
-                            parts.append(found.map(\.description).joined(separator: "; "))
+            // The cause depends on the variant's scopes, its preset and the digests only: worked out
+            // once per distinct combination (a theme colour changes hundreds of variants alike).
+            let causeKey = "\(inputsChanged)\n\(input.variant.preset)\n\(SpecInputs.scopes(of: input.variant).joined(separator: "\n"))\n"
+                + "\(entry.keys)\n\(input.keysDigest)\n\(entry.renderer)"
+            if causes[causeKey] == nil {
+                causes[causeKey] = { () -> (Kind, [Change]?, String) in
+                    let kind: Kind
+                    var changes: [Change]? = nil
+                    let cause: String
+                    if !inputsChanged {
+                        kind = .unexplained
+                        cause = "renderer drew the same inputs differently"
+                    } else {
+                        var parts: [String] = []
+                        if entry.keys != input.keysDigest {
+                            if let recorded = manifest.keys[input.variant.preset],
+                               SpecInputs.keysDigest(recorded.filter { SpecInputs.feeds($0.key, input.variant) }.map { ($0.key, $0.value) }) == entry.keys {
+                                let now = input.inputs.keys
+                                let names = Set(recorded.keys).union(now.keys).filter { SpecInputs.feeds($0, input.variant) }.sorted()
+                                let found = names.compactMap { k in recorded[k] == now[k] ? nil : Change(key: k, before: recorded[k], after: now[k]) }
+                                if !found.isEmpty {
+                                    changes = found
+                                    parts.append(found.map(\.description).joined(separator: "; "))
+                                }
+                            } else {
+                                parts.append("spec or token keys changed (the manifest no longer holds the values recorded for this baseline)")
+                            }
                         }
-                    } else {
-                        parts.append("spec or token keys changed (the manifest no longer holds the values recorded for this baseline)")
+                        var rendererChanged = false
+                        if entry.renderer != current.rendererID {
+                            rendererChanged = true
+                            if let old = manifest.renderers[entry.renderer] {
+                                let list = RendererFingerprint(components: current.renderer).changes(from: RendererFingerprint(components: old))
+                                parts.append("renderer: " + list.map(\.description).joined(separator: "; "))
+                            } else {
+                                parts.append("renderer changed")
+                            }
+                        }
+                        if parts.isEmpty {
+                            kind = .unrecorded
+                            cause = "resolved inputs changed with no recorded key changed (layout, label measuring or glyphaudit itself)"
+                        } else {
+                            kind = changes != nil || !rendererChanged ? .inputs : .renderer
+                            cause = parts.joined(separator: "; ")
+                        }
                     }
-                }
-                var rendererChanged = false
-                if entry.renderer != current.rendererID {
-                    rendererChanged = true
-                    if let old = manifest.renderers[entry.renderer] {
-                        let list = RendererFingerprint(components: current.renderer).changes(from: RendererFingerprint(components: old))
-                        parts.append("renderer: " + list.map(\.description).joined(separator: "; "))
-                    } else {
-                        parts.append("renderer changed")
-                    }
-                }
-                if parts.isEmpty {
-                    kind = .unrecorded
-                    cause = "resolved inputs changed with no recorded key changed (layout, label measuring or glyphaudit itself)"
-                } else {
-                    kind = changes != nil || !rendererChanged ? .inputs : .renderer
-                    cause = parts.joined(separator: "; ")
-                }
-                if !pixelsChanged { kind = .stale }
+                    return (kind, changes, cause)
+                }()
             }
+            let (found, changes, cause) = causes[causeKey]!
+            // (A render with unchanged inputs is here only when its pixels changed.)
+            let kind = pixelsChanged ? found : .stale
             let key = kind.rawValue + "\n" + cause
             if byKey[key] == nil {
                 order.append(key)

@@ -88,7 +88,7 @@ public final class SpecInputs: @unchecked Sendable {
     }
 
     /// The scopes a variant is fed by, besides the global keys.
-    static func scopes(of v: Variant) -> [String] { ["sizes.\(v.size)", "themes.\(v.theme)", "appearance.\(v.state.rawValue)"] }
+    package static func scopes(of v: Variant) -> [String] { ["sizes.\(v.size)", "themes.\(v.theme)", "appearance.\(v.state.rawValue)"] }
 
     /// Whether `key` feeds `variant`.
     public static func feeds(_ key: String, _ variant: Variant) -> Bool {
