@@ -21,9 +21,11 @@ extension SnapshotSection {
     /// repository); paths relative to the report folder (pictures) and to `cwd` (baselines).
     public init(_ checked: SnapshotReport, folder: URL, report: URL, cwd: URL) throws {
         var records: [SnapshotRecord] = []
+        records.reserveCapacity(checked.results.count)
+        let belowCwd = RelativePaths(base: cwd)
         for r in checked.results {
             var rec = SnapshotRecord(id: r.id, status: r.status, failed: r.failed,
-                                     baseline: relativePath(r.baseline, base: cwd), action: r.action,
+                                     baseline: belowCwd.relative(r.baseline), action: r.action,
                                      message: r.message ?? r.writeError, mismatchedPixels: r.difference?.mismatchedPixels,
                                      mismatchRatio: r.difference?.mismatchRatio, maxDelta: r.difference?.maxColorDelta,
                                      expectedSize: r.difference.map { [$0.expectedSize.width, $0.expectedSize.height] },

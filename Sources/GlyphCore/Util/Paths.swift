@@ -12,9 +12,23 @@ public func writeIfChanged(_ data: Data, to url: URL) throws {
 }
 
 /// `path` relative to `base` when it lies below it, else unchanged.
-public func relativePath(_ path: String, base: URL) -> String {
-    let b = base.standardizedFileURL.path
-    let p = URL(fileURLWithPath: path).standardizedFileURL.path
-    guard path.hasPrefix("/") else { return path }
-    return p.hasPrefix(b + "/") ? String(p.dropFirst(b.count + 1)) : path
+public func relativePath(_ path: String, base: URL) -> String { RelativePaths(base: base).relative(path) }
+
+/// `relativePath(_:base:)` for many paths below one base: the base standardized once, and a path
+/// with nothing to standardize (no `.`, `..` or empty component) taken as it is.
+public struct RelativePaths: Sendable {
+    let base: String
+
+    public init(base: URL) { self.base = base.standardizedFileURL.path + "/" }
+
+    public func relative(_ path: String) -> String {
+        guard path.hasPrefix("/") else { return path }
+        let p = Self.isStandard(path) ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+        return p.hasPrefix(base) ? String(p.dropFirst(base.count)) : path
+    }
+
+    static func isStandard(_ path: String) -> Bool {
+        path.count > 1 && !path.hasSuffix("/") && !path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            .contains { $0.isEmpty || $0 == "." || $0 == ".." }
+    }
 }
