@@ -106,6 +106,23 @@ public struct SnapshotManifest: Sendable, Equatable {
             throw InputError(file: path, message: error.message)
         }
         struct Format: Decodable { var format: Int }
+        // One parse when the file is a manifest of this format (the usual case); else the two below,
+        // whose errors name what is wrong.
+        struct Current: Decodable {
+            var about: String?
+            var format: Int
+            var renderers: [String: [String: String]]?
+            var keys: [String: [String: String]]?
+            var variants: [String: Entry]?
+        }
+        if let file = try? JSONDecoder().decode(Current.self, from: data), file.format == format,
+           let renderers = file.renderers, let keys = file.keys, let variants = file.variants {
+            var m = SnapshotManifest()
+            m.renderers = renderers
+            m.keys = keys
+            m.variants = variants
+            return m
+        }
         do {
             guard try JSONDecoder().decode(Format.self, from: data).format == format else { return nil }
             let file = try JSONDecoder().decode(File.self, from: data)
