@@ -75,7 +75,8 @@ public struct MarginPolicy: Sendable, Equatable {
         var order: [Key] = []
         var lost: [Key: [(variant: Variant, before: Double, after: Double)]] = [:]
         for variant in variants {
-            guard let old = before[variant.id], let new = after[variant.id] else { continue }
+            let id = variant.id
+            guard let old = before[id], let new = after[id] else { continue }
             for (name, b, a) in AuditMargins.losses(before: old, after: new, tolerance: tolerance) {
                 let key = Key(preset: variant.preset, component: variant.component, name: name)
                 if lost[key] == nil { order.append(key) }
