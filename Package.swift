@@ -109,6 +109,7 @@ let package = Package(
         .executableTarget(
             name: "glyphbench",
             dependencies: ["GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphRender", "GlyphSnapshot", "GlyphPipeline"],
+            exclude: ["README.md"],
             swiftSettings: swift6
         ),
         // `make fuzz`: libFuzzer targets for the readers of untrusted input (docs/fuzzing.md). In an

@@ -2093,13 +2093,17 @@ a changed theme colour. Add `.glyphaudit-cache/` to `.gitignore` (this repositor
 it is always safe.
 
 Measured with `make bench` (load-10x18.json at Dynamic Type L and AX5, 8,640 variants; see
-**Speed**): nothing changed: full 7.46 s, incremental 0.90 s (12.1 %);
-`sizes.s0.markWeight` 2 → 2.5 (2 of 20 components drawn again): full 9.36 s, incremental 3.87 s
-(41 %); `themes.t0.fill` changed (1 of 18 themes, in every component): full 8.92 s, incremental
-2.96 s (33 %; by component, before variant groups, it redrew everything: 20.0 s). A changed variant
-costs more than an unchanged one in a full run (it is drawn, compared pixel by pixel, its change
-hashed and audited), and an unchanged one still has its inputs digested, so the 10 % target is not
-met yet. (2 jobs on a shared 2-core machine; full runs vary by a third between runs.)
+**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), two runs:
+nothing changed: full 7.32–7.68 s, incremental 0.64–0.75 s (8.7–9.8 %); `themes.t0.fill` changed
+(1 of 18 themes, in every component: 480 variants drawn again): full 7.26–7.56 s, incremental
+1.18–1.21 s (15.6–16.6 %); `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components): full 7.40–7.94 s,
+incremental 1.41–1.50 s (17.8–20.3 %). (Before: 12.1 %, 33 % and 41 %; by component, before
+variant groups, a theme colour redrew everything.) A changed variant costs more than an unchanged
+one in a full run (it is drawn, compared pixel by pixel and audited), and every run still resolves
+and digests every variant's scene, reads the manifest and the groups' audit cache and runs the
+rules that fold a component's themes, so the 10 % target is met for an unchanged spec but not yet
+for a changed theme colour. (2 jobs on a shared 2-core machine; full runs vary by a third between
+runs.)
 
 ## Missing baselines under CI
 
