@@ -7,7 +7,8 @@ extension SnapshotChecker {
     /// the manifest rewritten: every variant whose baseline was written, or whose render is
     /// pixel-identical to its baseline, gets its entry for this run's inputs (and `margins`); the
     /// entries of the others are kept, those of pruned baselines removed; the keys of the run's
-    /// presets are this run's.
+    /// presets are this run's, but for the values entries left as they were still need
+    /// (`SnapshotManifest.setKeys`).
     func concludeManifest(_ report: inout SnapshotReport, specs: [Spec], inputs: [VariantInput], margins: [String: [String: Double]]) {
         guard let current = manifestInputs, !inputs.isEmpty || manifest != nil else { return }
         let byID = Dictionary(inputs.map { ($0.variant.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -18,8 +19,8 @@ extension SnapshotChecker {
         if candidates != nil { stageEntries(&report, specs: specs, inputs: byID, margins: margins) }
         guard writing, !report.results.contains(where: { $0.writeError != nil }) else { return }
         var next = manifest ?? SnapshotManifest()
-        for spec in specs { next.keys[spec.name] = current.inputs(of: spec).keys }
         next.renderers[current.rendererID] = current.renderer
+        var rewritten = Set<String>()
         for r in report.results {
             let id = r.id.description
             if r.action == .pruned { next.variants[id] = nil; continue }
@@ -30,6 +31,18 @@ extension SnapshotChecker {
                                                margins: margins[id] ?? next.variants[id]?.margins)
             if let m = margins[id] { entry.margins = m }
             next.variants[id] = entry
+            rewritten.insert(id)
+        }
+        // The presets' keys now, but a key keeps its recorded value while an entry left as it was
+        // (not selected, or not rewritten) was written with it.
+        let bySpec = Dictionary(specs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var matrices: [String: Set<String>] = [:]
+        next.setKeys(Dictionary(specs.map { ($0.name, current.inputs(of: $0).keys) }, uniquingKeysWith: { _, b in b }),
+                     rewritten: rewritten) { id in
+            let preset = VariantID(parsing: id).preset
+            guard let spec = bySpec[preset] else { return false }
+            if matrices[preset] == nil { matrices[preset] = Set(spec.variants().map(\.id)) }
+            return matrices[preset]!.contains(id)
         }
         // Only the renderers some entry names.
         let used = Set(next.variants.values.map(\.renderer))

@@ -114,7 +114,8 @@ enum AcceptCommand {
         var manifestRecord: (record: SnapshotSection.ManifestRecord, file: String)?
         var listed = 0
         var inputWarnings: [String] = []
-        var causes: [SnapshotGroup] = []
+        // The baselines the reports found stale (no variant of their specs draws them).
+        var stale = Set<String>()
         for dir in dirs {
             let folder = URL(fileURLWithPath: dir)
             let reportFile = folder.appendingPathComponent(ReportFormat.json.fileName)
@@ -125,7 +126,7 @@ enum AcceptCommand {
             let records = report.snapshots?.results ?? []
             let staged = records.enumerated().filter { $0.element.candidate != nil }
             let entries = records.enumerated().filter { $0.element.candidate == nil && $0.element.manifest != nil }
-            causes += report.snapshotGroups ?? []
+            stale.formUnion(records.filter { $0.status == .stale }.map(\.id.description))
 
             // The groups, when some are asked for: the report must record groups, and these.
             var members: Set<String>?
@@ -266,9 +267,7 @@ enum AcceptCommand {
             }
             if !AtomicFile.transactionFailed, let renderer { try? renderer.fingerprint.write(in: snapshots) }
             if !AtomicFile.transactionFailed {
-                let accepted = Set(order.map { chosen[$0]!.id.description }).union(refreshed.keys)
-                let pending = causes.filter { !Set($0.variants).isSubset(of: accepted) }
-                try writeManifest(chosen: order.map { chosen[$0]! }, refreshed: refreshed.mapValues(\.entry), pending: pending,
+                try writeManifest(chosen: order.map { chosen[$0]! }, refreshed: refreshed.mapValues(\.entry), stale: stale,
                                   record: manifestRecord?.record, in: snapshots)
             }
             if AtomicFile.transactionFailed { lock.release(removeFile: lock.madeFolder) }
@@ -303,10 +302,11 @@ enum AcceptCommand {
     /// their audit numbers. From a report that records none (an older glyphaudit), the accepted
     /// variants' entries are taken out instead (it cannot say what drew them).
     ///
-    /// The keys of a cause group not wholly accepted (`pending`: some of its variants keep their old
-    /// baselines) keep their recorded values, so the next `check` still names that cause
-    /// (`sizes.md.markWeight 2 → 3`) for the variants left.
-    static func writeManifest(chosen: [Candidate], refreshed: [String: SnapshotManifest.Entry], pending: [SnapshotGroup] = [],
+    /// A key that feeds a variant left as it was (not selected: its old baseline and entry stay) keeps
+    /// its recorded value, so the next `check` still names that cause (`sizes.md.markWeight 2 → 3`)
+    /// for the variants left (`SnapshotManifest.setKeys`, as `check --update --only` does); `stale`:
+    /// the variants the reports found stale, which keep no key.
+    static func writeManifest(chosen: [Candidate], refreshed: [String: SnapshotManifest.Entry], stale: Set<String> = [],
                               record: SnapshotSection.ManifestRecord?, in snapshots: URL) throws {
         let existing = try SnapshotManifest.read(in: snapshots)
         guard existing != nil || record != nil else { return }
@@ -314,15 +314,7 @@ enum AcceptCommand {
         for c in chosen { next.variants[c.id.description] = record == nil ? nil : c.entry }
         if let record {
             for (id, entry) in refreshed { next.variants[id] = entry }
-            let recorded = next.keys
-            for (preset, keys) in record.keys { next.keys[preset] = keys }
-            for group in pending {
-                for preset in Set(group.variants.compactMap { $0.split(separator: "/").first.map(String.init) }) {
-                    for change in group.changes ?? [] {
-                        next.keys[preset]?[change.key] = recorded[preset]?[change.key]
-                    }
-                }
-            }
+            next.setKeys(record.keys, rewritten: Set(chosen.map(\.id.description)).union(refreshed.keys)) { !stale.contains($0) }
             next.renderers[SnapshotManifest.rendererID(record.renderer)] = record.renderer
             let used = Set(next.variants.values.map(\.renderer))
             next.renderers = next.renderers.filter { used.contains($0.key) }

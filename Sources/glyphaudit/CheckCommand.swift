@@ -48,7 +48,9 @@ enum CheckCommand {
         inputs (scene, spec and token keys, renderer) and the keys' values. With it, changed baselines are
         grouped by cause ("24 variants: sizes.sm.markWeight 1.5 → 2.25"; a renderer change, or pixels that
         changed with every input the same, as groups of their own; identical diffs folded) and baselines whose
-        inputs changed while their pixels still match are listed as stale. --incremental does not redraw a
+        inputs changed while their pixels still match are listed as stale. A key keeps its recorded value while
+        a variant left as it was (outside --only, or a mismatch --record leaves) was recorded with it, so the
+        next check still names that variant's cause. --incremental does not redraw a
         variant whose inputs equal its manifest entry (for local loops; docs/snapshots.md).
         The manifest also keeps each variant's audit numbers (state-change areas, contrast ratios, room inside
         the frames, target size): with a manifest, or when writing one or staging, check audits as run does

@@ -1973,6 +1973,15 @@ one variant per line, so a pull request's diff shows which variants changed and 
 - An entry is rewritten when its baseline is written, or when its render is pixel-identical to its
   baseline (the baseline is what these inputs draw). The entries of other variants are kept (a
   mismatch not updated, a variant outside `--only`), those of pruned baselines removed.
+- The `keys` of the run's presets become their values now, except a key that feeds an entry kept as
+  it was, written with the recorded value: that key keeps its recorded value until every variant it
+  feeds is rewritten, so the next `check` still names the cause of the variants left. With
+  `sizes.sm.markWeight` 1.5 → 2 and `sizes.md.markWeight` 2 → 3, `check --update --only size=sm`
+  records sm's new value and keeps md's old one, and the next `check` reports `sizes.md.markWeight
+  2 → 3` for md (not "spec or token keys changed"); `check --update --only size=md,lg` then leaves the
+  manifest byte for byte what one `check --update` would have (a test compares them). The same holds
+  for `--record` (a mismatch it leaves alone) and `accept` with `--only` or `--group`. A stale
+  baseline's entry (not pruned) keeps no key.
 
 A `manifest.json` that is not one (not JSON, a key of the wrong type) is bad input: exit 2, one
 message naming the file, before anything is rendered. One of another `format` is ignored (and

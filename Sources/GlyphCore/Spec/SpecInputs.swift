@@ -90,10 +90,24 @@ public final class SpecInputs: @unchecked Sendable {
     /// The scopes a variant is fed by, besides the global keys.
     package static func scopes(of v: Variant) -> [String] { ["sizes.\(v.size)", "themes.\(v.theme)", "appearance.\(v.state.rawValue)"] }
 
+    /// The scopes of the variant an id names (`square-md` → `sizes.md`, `default+boldText` →
+    /// `themes.default`, `checked+focused` → `appearance.checked`); nil for an incomplete id.
+    package static func scopes(of id: VariantID) -> [String]? {
+        guard id.isComplete, let dash = id.component.firstIndex(of: "-") else { return nil }
+        func before(_ s: String, _ c: Character) -> Substring { s.prefix { $0 != c } }
+        return ["sizes.\(id.component[id.component.index(after: dash)...])", "themes.\(before(id.theme, "+"))",
+                "appearance.\(before(id.state, "+"))"]
+    }
+
     /// Whether `key` feeds `variant`.
     public static func feeds(_ key: String, _ variant: Variant) -> Bool {
+        feeds(key, scopes: scopes(of: variant))
+    }
+
+    /// Whether `key` feeds a variant of these scopes (`scopes(of:)`).
+    package static func feeds(_ key: String, scopes: [String]) -> Bool {
         guard let scope = scope(of: key) else { return true }
-        return scopes(of: variant).contains(scope)
+        return scopes.contains(scope)
     }
 
     /// The keys that feed `variant`, sorted.
