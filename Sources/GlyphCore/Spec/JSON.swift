@@ -2,7 +2,7 @@ import Foundation
 
 /// A parsed JSON value that remembers where it stood in its file (line and column),
 /// so that errors and reports can point at the exact place.
-public indirect enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     case object([(key: String, value: JSONNode)])
     case array([JSONNode])
     case string(String)
@@ -46,6 +46,28 @@ public struct JSONNode: Sendable, Equatable {
     public subscript(key: String) -> JSONNode? {
         if case let .object(members) = value { return members.first { $0.key == key }?.value }
         return nil
+    }
+
+    public var string: String? { if case .string(let s) = value { s } else { nil } }
+    public var number: Double? { if case .number(let n) = value { n } else { nil } }
+    public var array: [JSONNode]? { if case .array(let a) = value { a } else { nil } }
+
+    /// An object of numbers (`{"a": 1.5}`) as a dictionary; nil when it is not one.
+    public var numberTable: [String: Double]? { table(\.number) }
+
+    /// An object of objects of strings (`{"a": {"b": "x"}}`); nil when it is not one.
+    public var stringTables: [String: [String: String]]? { table { $0.table(\.string) } }
+
+    /// An object whose every member `each` reads, as a dictionary; nil when it is not one.
+    public func table<T>(_ each: (JSONNode) -> T?) -> [String: T]? {
+        guard case let .object(members) = value else { return nil }
+        var out: [String: T] = [:]
+        out.reserveCapacity(members.count)
+        for (k, v) in members {
+            guard let t = each(v) else { return nil }
+            out[k] = t
+        }
+        return out
     }
 }
 
@@ -130,7 +152,8 @@ public struct JSONReader {
     private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         index += 1
         var members: [(key: String, value: JSONNode)] = []
-        var keys = Set<String>()
+        // Duplicate keys: a look along the members while there are few, then a set.
+        var keys: Set<String>?
         skipSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
         while true {
@@ -139,7 +162,10 @@ public struct JSONReader {
                 throw fail("expected a quoted key in the object")
             }
             let key = try parseString()
-            guard keys.insert(key).inserted else { throw fail("duplicate key \"\(Self.shown(key))\"") }
+            guard !(keys?.contains(key) ?? members.contains { $0.key == key }) else {
+                throw fail("duplicate key \"\(Self.shown(key))\"")
+            }
+            if keys != nil { keys!.insert(key) } else if members.count >= 16 { keys = Set(members.map(\.key) + [key]) }
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':' after key \"\(Self.shown(key))\"") }
             index += 1
@@ -171,7 +197,17 @@ public struct JSONReader {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1
-        var out: [UInt8] = []
+        // The usual string, without escapes: its bytes as they stand.
+        let start = index
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+            index += 1
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+            index += 1
+            guard let s = String(validating: bytes[start..<index - 1], as: UTF8.self) else { throw fail("invalid UTF-8 in a string") }
+            return s
+        }
+        var out = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw fail("the file ends inside a string") }
             let b = bytes[index]
