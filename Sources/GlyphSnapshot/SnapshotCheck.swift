@@ -305,7 +305,7 @@ public struct SnapshotChecker: Sendable {
     /// Checks one render against its baseline. Safe to call from many threads at once.
     public func check(_ variant: Variant, actual: Raster) -> SnapshotResult {
         let relative = store.relativePath(of: variant)
-        var result = SnapshotResult(id: variant.variantID, status: .match, baseline: store.url(relativePath: relative).path)
+        var result = SnapshotResult(id: variant.variantID, status: .match, baseline: store.path(relativePath: relative))
         switch store.baseline(relativePath: relative) {
         case .missing:
             result.status = .new
@@ -476,7 +476,7 @@ public struct SnapshotChecker: Sendable {
         }
         return others.filter { !expected.contains($0) }.map { relative in
             var result = SnapshotResult(id: VariantID(parsing: String(relative.dropLast(4))), status: .stale,
-                                        baseline: store.url(relativePath: relative).path)
+                                        baseline: store.path(relativePath: relative))
             if writes.contains(.prune) {
                 do {
                     try store.remove(relativePath: relative)

@@ -105,24 +105,10 @@ public struct SnapshotManifest: Sendable, Equatable {
             if error.missing { return nil }
             throw InputError(file: path, message: error.message)
         }
+        // The usual case, a strict manifest of this format, by the plain parser; anything else through
+        // JSONDecoder, whose errors name what is wrong.
+        if let m = parse(data) { return m }
         struct Format: Decodable { var format: Int }
-        // One parse when the file is a manifest of this format (the usual case); else the two below,
-        // whose errors name what is wrong.
-        struct Current: Decodable {
-            var about: String?
-            var format: Int
-            var renderers: [String: [String: String]]?
-            var keys: [String: [String: String]]?
-            var variants: [String: Entry]?
-        }
-        if let file = try? JSONDecoder().decode(Current.self, from: data), file.format == format,
-           let renderers = file.renderers, let keys = file.keys, let variants = file.variants {
-            var m = SnapshotManifest()
-            m.renderers = renderers
-            m.keys = keys
-            m.variants = variants
-            return m
-        }
         do {
             guard try JSONDecoder().decode(Format.self, from: data).format == format else { return nil }
             let file = try JSONDecoder().decode(File.self, from: data)
@@ -135,6 +121,30 @@ public struct SnapshotManifest: Sendable, Equatable {
             let where_ = (error as? DecodingError).map(Self.describe) ?? "\(error)"
             throw InputError(file: path, message: "not a snapshot manifest: \(where_) (delete it and run glyphaudit check --update)")
         }
+    }
+
+    /// A manifest of this format read by `JSONReader` (`JSONDecoder` spent most of its time in the
+    /// entries' keyed containers): nil unless every member the format has is there with its type
+    /// (unknown members are ignored, as `JSONDecoder` ignores them).
+    static func parse(_ data: Data) -> SnapshotManifest? {
+        guard let top = try? JSONReader.parse(data), let format = top["format"]?.number, format == Double(Self.format),
+              top["about"].map({ $0.string != nil }) ?? true,
+              let renderers = top["renderers"]?.stringTables, let keys = top["keys"]?.stringTables,
+              case .object(let variants)? = top["variants"]?.value else { return nil }
+        var m = SnapshotManifest()
+        m.renderers = renderers
+        m.keys = keys
+        m.variants.reserveCapacity(variants.count)
+        for (id, e) in variants {
+            guard let digest = e["digest"]?.string, let keys = e["keys"]?.string, let renderer = e["renderer"]?.string else { return nil }
+            var margins: [String: Double]?
+            if let value = e["margins"], value.value != .null {
+                guard let t = value.numberTable else { return nil }
+                margins = t
+            }
+            m.variants[id] = Entry(digest: digest, keys: keys, renderer: renderer, margins: margins)
+        }
+        return m
     }
 
     static func describe(_ e: DecodingError) -> String {

@@ -91,7 +91,7 @@ extension SnapshotChecker {
         guard let input, let entry = manifest?.variants[variant.id], entry.digest == input.digest,
               entry.renderer == manifestInputs?.rendererID else { return nil }
         let relative = store.relativePath(of: variant)
-        let path = store.url(relativePath: relative).path
+        let path = store.path(relativePath: relative)
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         var result = SnapshotResult(id: variant.variantID, status: .match, baseline: path)

@@ -10,9 +10,12 @@ import GlyphRaster
 /// scans skip every file and folder whose name starts with `.`.
 public struct SnapshotStore: Sendable {
     public let root: URL
+    /// `root.path`, kept: `path(relativePath:)` is asked for every variant of a run.
+    private let rootPath: String
 
     public init(root: URL) {
         self.root = root
+        rootPath = root.path
     }
 
     /// The baseline's path relative to the root.
@@ -21,6 +24,14 @@ public struct SnapshotStore: Sendable {
     public func url(of variant: Variant) -> URL { url(relativePath: relativePath(of: variant)) }
 
     public func url(relativePath: String) -> URL { root.appendingPathComponent(relativePath) }
+
+    /// `url(relativePath:).path`, joined as text when that is plainly the same (a relative path of
+    /// non-empty components): Foundation's URL took most of an incremental run's reuse.
+    public func path(relativePath: String) -> String {
+        guard !rootPath.hasSuffix("/"), !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.hasSuffix("/"),
+              !relativePath.contains("//") else { return url(relativePath: relativePath).path }
+        return rootPath + "/" + relativePath
+    }
 
     /// What reading a baseline found.
     public enum Baseline: Sendable {

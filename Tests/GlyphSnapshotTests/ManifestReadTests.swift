@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import GlyphCore
+@testable import GlyphSnapshot
+import GlyphTestSupport
+
+// Reading manifest.json: the usual file goes through JSONReader (SnapshotManifest.parse), anything
+// else through JSONDecoder. Both must read the same manifest from the same bytes, whatever their
+// layout; a file of another shape is bad input named by JSONDecoder's message.
+@Suite("Reading the snapshot manifest")
+struct ManifestReadTests {
+    /// A manifest with what a file can hold: escapes in ids, numbers in every form, no margins.
+    static var sample: SnapshotManifest {
+        var m = SnapshotManifest()
+        m.renderers = ["0123456789ab": ["cairo": "1.16.0", "font-regular": "Inter sha256:a7e7"]]
+        m.keys = ["p": ["sizes.md.markWeight": "2", "label.text": "Say \"hi\"\n/é"], "q": [:]]
+        m.variants["p/square-md/L/default/checked@2x"] = .init(digest: String(repeating: "a", count: 64), keys: "k1", renderer: "0123456789ab",
+                                                              margins: ["contrast.fill": 7.005, "clipping.glyph.room": -2.5,
+                                                                        "state-change.checked.normal": 1e-7, "target-size": 44])
+        m.variants["p/square-md/L/default/\"odd\"\\id@1x"] = .init(digest: "d2", keys: "k2", renderer: "0123456789ab", margins: nil)
+        m.variants["p/é/AX5/dark+boldText/mixed@3x"] = .init(digest: "d3", keys: "k3", renderer: "0123456789ab", margins: [:])
+        return m
+    }
+
+    func read(_ text: String) throws -> SnapshotManifest? {
+        let folder = TempFolder()
+        folder.write(SnapshotManifest.fileName, text)
+        return try SnapshotManifest.read(in: folder.url)
+    }
+
+    @Test("the written file reads back the same, by JSONReader and by JSONDecoder alike")
+    func roundTrip() throws {
+        let data = Self.sample.fileData()
+        let fast = try #require(SnapshotManifest.parse(data))
+        #expect(fast == Self.sample)
+        let decoded = try JSONDecoder().decode(SnapshotManifest.File.self, from: data)
+        #expect(decoded.variants == fast.variants && decoded.keys == fast.keys && decoded.renderers == fast.renderers)
+        #expect(try read(String(decoding: data, as: UTF8.self)) == Self.sample)
+    }
+
+    @Test("another layout, member order, null margins and an unknown member read the same")
+    func otherLayout() throws {
+        let text = #"{"variants": {"v@1x": {"renderer": "r", "margins": null, "keys": "k", "digest": "d", "note": 1}}, "#
+            + #""renderers": {"r": {"cairo": "1"}}, "format": 1, "keys": {"p": {"a": "1"}}, "extra": [true]}"#
+        var expected = SnapshotManifest()
+        expected.renderers = ["r": ["cairo": "1"]]
+        expected.keys = ["p": ["a": "1"]]
+        expected.variants["v@1x"] = .init(digest: "d", keys: "k", renderer: "r", margins: nil)
+        #expect(try read(text) == expected)
+        #expect(SnapshotManifest.parse(Data(text.utf8)) == expected)
+    }
+
+    @Test("another format counts as none; a wrong type is bad input with JSONDecoder's message")
+    func otherShapes() throws {
+        #expect(try read(#"{"format": 2, "renderers": {}, "keys": {}, "variants": {}}"#) == nil)
+        let wrong = #"{"format": 1, "renderers": {}, "keys": {}, "variants": {"v": {"digest": 3, "keys": "k", "renderer": "r"}}}"#
+        #expect(SnapshotManifest.parse(Data(wrong.utf8)) == nil)
+        do { _ = try read(wrong); Issue.record("read a digest that is a number") } catch let e as InputError {
+            #expect(e.file.hasSuffix(SnapshotManifest.fileName))
+            #expect(e.message == "not a snapshot manifest: variants.v.digest: wrong type (delete it and run glyphaudit check --update)")
+        }
+    }
+
+    @Test("a baseline's path as text is the path of its URL")
+    func baselinePaths() {
+        for root in ["/tmp/snap shots", "/tmp/a%20b/snapshots", "/"] {
+            let store = SnapshotStore(root: URL(fileURLWithPath: root))
+            for relative in ["p/square-md/L/default/checked@2x.png", "p/é ü/x%41.png", "a//b.png", "/abs.png", "a/b/", "x"] {
+                #expect(store.path(relativePath: relative) == store.url(relativePath: relative).path, "\(root) \(relative)")
+            }
+        }
+    }
+}
