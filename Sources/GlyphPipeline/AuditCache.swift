@@ -49,8 +49,10 @@ public struct AuditCache: Sendable {
     func url(_ key: String) -> URL { folder.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key + ".json") }
 
     public func read(_ key: String) -> Entry? {
-        guard let data = try? InputFile.read(url(key).path, limit: Limits.jsonFileBytes, what: "audit cache") else { return nil }
-        return try? JSONDecoder().decode(Entry.self, from: data)
+        // The path as text (a key is hex digits): Foundation's URL is slow to build one per group.
+        let path = folder.path.hasSuffix("/") ? url(key).path : "\(folder.path)/\(key.prefix(2))/\(key).json"
+        guard let data = try? InputFile.read(path, limit: Limits.jsonFileBytes, what: "audit cache") else { return nil }
+        return Entry.parse(data) ?? (try? JSONDecoder().decode(Entry.self, from: data))
     }
 
     /// Writes a group's entry; with `evidence` (the run's evidence folder) the pictures its
@@ -74,5 +76,32 @@ public struct AuditCache: Sendable {
                   (try? writeIfChanged(data, to: evidence.appendingPathComponent(path))) != nil else { return false }
         }
         return true
+    }
+}
+
+extension AuditCache.Entry {
+    /// An entry read by `JSONReader` (most of `JSONDecoder`'s time went to the numbers'
+    /// dictionaries), the findings, when there are any, through `JSONDecoder`; nil when the file is
+    /// not an entry of this shape (then `JSONDecoder` reads it all).
+    static func parse(_ data: Data) -> Self? {
+        guard let o = try? JSONReader.parse(data), case .bool(let evidence)? = o["evidence"]?.value,
+              let list = o["findings"]?.array else { return nil }
+        /// A member that is absent or null (nil), or read by `each` (nil when it cannot).
+        func optional<T>(_ key: String, _ each: (JSONNode) -> T?) -> T?? {
+            guard let node = o[key], node.value != .null else { return .some(nil) }
+            return each(node).map { .some($0) }
+        }
+        guard let margins = optional("margins", { $0.table(\.numberTable) }),
+              let inks = optional("inks", { $0.table { v in v.array.flatMap { a in
+                  let n = a.compactMap(\.number)
+                  return n.count == a.count ? n : nil
+              } } }) else { return nil }
+        var findings: [Finding] = []
+        if !list.isEmpty {
+            struct Findings: Decodable { var findings: [Finding] }
+            guard let f = try? JSONDecoder().decode(Findings.self, from: data) else { return nil }
+            findings = f.findings
+        }
+        return Self(findings: findings, evidence: evidence, margins: margins, inks: inks)
     }
 }
