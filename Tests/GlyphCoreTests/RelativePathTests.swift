@@ -21,4 +21,15 @@ struct RelativePathTests {
         #expect(!RelativePaths.isStandard("/work/repo/"))
         #expect(!RelativePaths.isStandard("/work/../a.png"))
     }
+
+    @Test("isStandard agrees with its definition: more than the root, no final slash, no empty, . or .. component")
+    func standard() {
+        func definition(_ path: String) -> Bool {
+            path.count > 1 && !path.hasSuffix("/") && !path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+                .contains { $0.isEmpty || $0 == "." || $0 == ".." }
+        }
+        let paths = ["/", "//", "/a", "/a/", "/a//b", "/.", "/..", "/...", "/a/.", "/a/..", "/a/...", "/a/.b", "/a/b.",
+                     "/a/..b", "/./a", "/../a", "/é/ü.png", "/work/repo/snapshots/p/square-md/AX5/default+boldText/checked@3x.png"]
+        for p in paths { #expect(RelativePaths.isStandard(p) == definition(p), "\(p)") }
+    }
 }

@@ -27,8 +27,24 @@ public struct RelativePaths: Sendable {
         return p.hasPrefix(base) ? String(p.dropFirst(base.count)) : path
     }
 
+    /// Whether an absolute path has more than its root, no final `/`, and no empty, `.` or `..`
+    /// component after its first `/` (a look along its bytes: `relative` is called for every
+    /// snapshot of a run).
     static func isStandard(_ path: String) -> Bool {
-        path.count > 1 && !path.hasSuffix("/") && !path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            .contains { $0.isEmpty || $0 == "." || $0 == ".." }
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        let bytes = path.utf8
+        guard bytes.count > 1, bytes.last != slash else { return false }
+        var length = 0, dots = 0
+        for b in bytes.dropFirst() {
+            if b == slash {
+                if length == 0 || (length == dots && dots <= 2) { return false }
+                length = 0
+                dots = 0
+            } else {
+                length += 1
+                if b == dot { dots += 1 }
+            }
+        }
+        return !(length == dots && dots <= 2)
     }
 }
