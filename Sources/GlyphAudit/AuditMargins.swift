@@ -45,7 +45,18 @@ public final class AuditMargins: @unchecked Sendable {
 
     /// Adds the numbers of another collection (a number already here is kept).
     public static func merge(_ numbers: [String: [String: Double]], into all: inout [String: [String: Double]]) {
-        for (id, m) in numbers { all[id, default: [:]].merge(m) { a, _ in a } }
+        all.reserveCapacity(all.count + numbers.count)
+        for (id, m) in numbers {
+            guard let i = all.index(forKey: id) else { all[id] = m; continue }
+            // The smaller table inserted into the larger; the numbers already here win.
+            if all.values[i].count >= m.count {
+                all.values[i].merge(m) { a, _ in a }
+            } else {
+                var merged = m
+                merged.merge(all.values[i]) { _, a in a }
+                all.values[i] = merged
+            }
+        }
     }
 
     /// Variant id → name → number.
@@ -59,7 +70,11 @@ public final class AuditMargins: @unchecked Sendable {
     /// quarter) from `before` to `after`, as (name, before, after), sorted by name. Every number
     /// here is better when larger.
     public static func losses(before: [String: Double], after: [String: Double], tolerance: Double) -> [(String, Double, Double)] {
-        before.keys.sorted().compactMap { name in
+        // Most variants lose nothing: look before sorting.
+        guard before.contains(where: { name, old in after[name].map { new in old > 0 && (old - new) / old > tolerance } ?? false }) else {
+            return []
+        }
+        return before.keys.sorted().compactMap { name in
             guard let old = before[name], let new = after[name], old > 0, (old - new) / old > tolerance else { return nil }
             return (name, old, new)
         }

@@ -69,15 +69,21 @@ public struct MarginPolicy: Sendable, Equatable {
     /// (`before`): one per component and number, like the other rules' (folded across Dynamic Type
     /// sizes, themes, states and scales; its variant id has `*` where they differ), with the largest
     /// loss's `before` and `after`, the `tolerance` and the number of variants; none when `off`.
-    public func findings(before: [String: [String: Double]], after: [String: [String: Double]], variants: [Variant]) -> [Finding] {
-        guard let severity else { return [] }
+    public func findings(before: [String: [String: Double]], after: [String: [String: Double]], variants: [Variant],
+                         jobs: Int = 1) -> [Finding] {
+        guard let severity, !before.isEmpty else { return [] }
         struct Key: Hashable { let preset: String, component: String, name: String }
         var order: [Key] = []
         var lost: [Key: [(variant: Variant, before: Double, after: Double)]] = [:]
-        for variant in variants {
-            let id = variant.id
-            guard let old = before[id], let new = after[id] else { continue }
-            for (name, b, a) in AuditMargins.losses(before: old, after: new, tolerance: tolerance) {
+        // Each variant's losses (most have none), in parallel; then folded in plan order.
+        let tolerance = tolerance
+        let losses = parallelMap(variants.count, jobs: jobs) { i -> [(String, Double, Double)] in
+            let id = variants[i].id
+            guard let old = before[id], let new = after[id] else { return [] }
+            return AuditMargins.losses(before: old, after: new, tolerance: tolerance)
+        }
+        for (variant, found) in zip(variants, losses) where !found.isEmpty {
+            for (name, b, a) in found {
                 let key = Key(preset: variant.preset, component: variant.component, name: name)
                 if lost[key] == nil { order.append(key) }
                 lost[key, default: []].append((variant, b, a))

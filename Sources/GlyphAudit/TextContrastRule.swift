@@ -54,6 +54,9 @@ public struct TextContrastRule: AuditRule {
 
     public func checkAcrossComponents(_ input: AuditInput, _ o: RuleOptions) -> [Finding] {
         var out: [Finding] = []
+        // Each labelled variant's label part, in parallel: a scene resolved for each.
+        let items = input.items
+        let labels = parallelMap(items.count, jobs: input.jobs) { i in items[i].spec.label == nil ? nil : items[i].scene.label }
         for group in input.groups(by: { [$0.preset, $0.theme] }) {
             let first = input.items[group[0]]
             guard let label = first.spec.label else { continue }
@@ -61,7 +64,7 @@ public struct TextContrastRule: AuditRule {
             // States that share a label colour share a finding.
             var buckets: [(label: ScenePart, items: [Int])] = []
             for i in group {
-                guard let part = input.items[i].scene.label, let c = part.color else { continue }
+                guard let part = labels[i], let c = part.color else { continue }
                 if let k = buckets.firstIndex(where: { $0.label.color?.authored == c.authored }) {
                     buckets[k].items.append(i)
                 } else {

@@ -40,10 +40,11 @@ extension Pipeline {
         let done = try run(plan, options)
         var report = done.snapshots!
         let order = Dictionary(plan.items.enumerated().map { ($1.variant.id, $0) }, uniquingKeysWith: { a, _ in a })
-        report.results = report.results.enumerated().sorted { x, y in
-            (order[x.element.id.description] ?? Int.max, x.offset) < (order[y.element.id.description] ?? Int.max, y.offset)
-        }.map(\.element)
-        let margins = policy.findings(before: checker.manifest?.margins ?? [:], after: done.margins, variants: plan.items.map(\.variant))
+        // Each id's text built once.
+        let keys = report.results.map { order[$0.id.description] ?? Int.max }
+        report.results = keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { report.results[$0] }
+        let margins = policy.findings(before: checker.manifest?.margins ?? [:], after: done.margins, variants: plan.items.map(\.variant),
+                                      jobs: jobs)
         return CheckOutcome(snapshots: report, margins: margins)
     }
 }

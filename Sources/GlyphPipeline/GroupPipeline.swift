@@ -38,6 +38,7 @@ extension Pipeline {
         var timer = options.timed ? PipelineTimer() : nil
         let ruleOrder = options.auditor?.rules.map(\.id) ?? []
 
+        margins.reserveCapacity(plan.items.count)
         for (spec, items) in presetSlices(plan.specs, plan.all) where items.contains(where: { owned.contains($0.index) }) {
             let sliceStart = PipelineTimer.now()
             defer { timer?.preset(spec.name, PipelineTimer.now() - sliceStart) }

@@ -211,8 +211,11 @@ public enum Pipeline {
         let audit = options.auditor != nil
         let checker = options.snapshots
         let pictures = options.pictures
-        return try parallelMap(items.count, jobs: options.jobs) { i -> Result<Rendered, InputError> in
-            let item = items[i]
+        // The largest renders first, so that the threads finish together (the last ones are small).
+        let area = items.map { $0.scene.pixelWidth * $0.scene.pixelHeight }
+        let order = items.indices.sorted { (area[$0], $1) > (area[$1], $0) }
+        let done = try parallelMap(items.count, jobs: options.jobs) { k -> Result<Rendered, InputError> in
+            let item = items[order[k]]
             let raster = Renderer.raster(item.scene)
             var out = Rendered(width: raster.width, height: raster.height)
             if audit { out.glyph = GlyphStore.Entry(GlyphPixels.cut(item, from: raster, drawing: drawing)) }
@@ -232,6 +235,9 @@ public enum Pipeline {
             }
             return .success(out)
         }.map { try $0.get() }
+        var byIndex = done
+        for (k, i) in order.enumerated() { byIndex[i] = done[k] }
+        return byIndex
     }
 
     /// The plan's items by preset, presets in plan order (a preset's items are contiguous); a
@@ -434,7 +440,8 @@ extension Pipeline {
         // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
         let marginPolicy = MarginPolicy(config: job.config, tolerance: job.marginTolerance)
         let recordedMargins = checker?.manifest?.margins ?? [:]
-        var findings = audit.findings + marginPolicy.findings(before: recordedMargins, after: done.margins, variants: plan.items.map(\.variant))
+        var findings = audit.findings + marginPolicy.findings(before: recordedMargins, after: done.margins, variants: plan.items.map(\.variant),
+                                                                    jobs: job.jobs)
         for i in findings.indices {
             if let e = findings[i].picturePath { findings[i].picturePath = "evidence/" + e }
             if var l = findings[i].location {

@@ -66,12 +66,11 @@ extension RunReport {
             // By the ids' text, as they are written (a stale baseline's id is any path).
             let order = Dictionary(variants.map { ($0.id.description, $0.index) }, uniquingKeysWith: { a, _ in a })
             var seen = Set<String>()
-            s.results = s.results.filter { seen.insert("\($0.id)|\($0.status)").inserted }
-            s.results.sort { a, b in
-                let (ta, tb) = (a.id.description, b.id.description)
-                let ia = order[ta] ?? Int.max, ib = order[tb] ?? Int.max
-                return ia != ib ? ia < ib : ta < tb
-            }
+            let ids = s.results.map(\.id.description)
+            let kept = s.results.indices.filter { seen.insert("\(ids[$0])|\(s.results[$0].status.rawValue)").inserted }
+            // Each id's text built once; equal keys keep their order.
+            let keys = kept.map { (order[ids[$0]] ?? Int.max, ids[$0]) }
+            s.results = keys.indices.sorted { (keys[$0].0, keys[$0].1, $0) < (keys[$1].0, keys[$1].1, $1) }.map { s.results[kept[$0]] }
             snapshots = s
         }
         canonicalizeTimings()

@@ -170,10 +170,17 @@ extension Scene {
     /// how it is drawn), label (text, size, weight, boxes) and path. Two scenes draw alike exactly
     /// when their texts are equal (given the same renderer).
     public var inputText: String {
-        var out = "scene 1 \(variant.id) \(control.rawValue) \(variant.scale)x canvas \(Self.text(canvas))\n"
+        // Appended piece by piece into one buffer (a digest is taken of every variant's scene).
+        var out = "scene 1 "
+        out.reserveCapacity(1024)
+        out += variant.id
+        out += " \(control.rawValue) \(variant.scale)x canvas "
+        Self.text(canvas, into: &out)
+        out += "\n"
         for p in parts {
-            out += "\(p.kind.rawValue) \(p.name) \(p.role.rawValue) \(Self.text(p.rect)) r\(p.cornerRadius) w\(p.lineWidth) "
-                + "\(p.shape.rawValue) \(p.mark.rawValue)"
+            out += "\(p.kind.rawValue) \(p.name) \(p.role.rawValue) "
+            Self.text(p.rect, into: &out)
+            out += " r\(p.cornerRadius) w\(p.lineWidth) \(p.shape.rawValue) \(p.mark.rawValue)"
             if let c = p.color { out += " \(c.authored.hex)/\(c.seen.hex)" }
             if let b = p.beneath { out += " on \(b.rawValue)" }
             if let i = p.image {
@@ -191,7 +198,21 @@ extension Scene {
         return out
     }
 
-    static func text(_ r: Rect) -> String { "\(r.x),\(r.y),\(r.width)x\(r.height)" }
+    static func text(_ r: Rect) -> String {
+        var out = ""
+        text(r, into: &out)
+        return out
+    }
+
+    static func text(_ r: Rect, into out: inout String) {
+        r.x.write(to: &out)
+        out += ","
+        r.y.write(to: &out)
+        out += ","
+        r.width.write(to: &out)
+        out += "x"
+        r.height.write(to: &out)
+    }
 }
 
 /// A variant's input digest: the SHA-256 of its scene (`Scene.inputText`), the digest of the spec
@@ -199,7 +220,13 @@ extension Scene {
 /// component and version, sorted). Equal digests, same pixels.
 public enum VariantInputs {
     public static func digest(scene: Scene, keysDigest: String, renderer: String) -> String {
-        SHA256.hex(scene.inputText + "keys \(keysDigest)\nrenderer \(renderer)\n")
+        var text = scene.inputText
+        text += "keys "
+        text += keysDigest
+        text += "\nrenderer "
+        text += renderer
+        text += "\n"
+        return SHA256.hex(text)
     }
 
     /// The renderer's components as one text (`name=version` lines, sorted), for `digest`.
