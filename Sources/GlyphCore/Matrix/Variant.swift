@@ -26,7 +26,31 @@ public struct Variant: Sendable, Hashable, Codable {
 
     /// Stable, readable id, e.g. `design-system-checkbox/square-md/AX5/inverse/checked@3x`
     /// (`…/default+boldText/checked@2x` under a display setting).
-    public var id: String { "\(preset)/\(component)/\(dynamicType.short)/\(themeSegment)/\(stateName)@\(scale)x" }
+    public var id: String {
+        // Appended into one buffer, not interpolated from the other computed names: ids are built
+        // for every variant in many places of a run.
+        var s = preset
+        s.reserveCapacity(preset.utf8.count + size.utf8.count + theme.utf8.count + 48)
+        s += "/"
+        s += control == .switch ? "switch" : shape.rawValue
+        s += "-"
+        s += size
+        s += "/"
+        s += dynamicType.short
+        s += "/"
+        s += theme
+        if let setting {
+            s += "+"
+            s += setting.rawValue
+        }
+        s += "/"
+        s += state.rawValue
+        if focused { s += "+focused" }
+        s += "@"
+        s += String(scale)
+        s += "x"
+        return s
+    }
 
     /// The id without the display scale: the same picture at every scale.
     public var pictureID: String { "\(preset)/\(component)/\(dynamicType.short)/\(themeSegment)/\(stateName)" }

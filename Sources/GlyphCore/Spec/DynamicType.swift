@@ -5,10 +5,39 @@ public enum DynamicTypeSize: String, CaseIterable, Sendable, Codable, Comparable
 
     /// The short form used in variant ids and file names: `xS S M L xL xxL xxxL AX1 … AX5`.
     public var short: String {
-        ["xS", "S", "M", "L", "xL", "xxL", "xxxL", "AX1", "AX2", "AX3", "AX4", "AX5"][index]
+        switch self {
+        case .xSmall: "xS"
+        case .small: "S"
+        case .medium: "M"
+        case .large: "L"
+        case .xLarge: "xL"
+        case .xxLarge: "xxL"
+        case .xxxLarge: "xxxL"
+        case .accessibility1: "AX1"
+        case .accessibility2: "AX2"
+        case .accessibility3: "AX3"
+        case .accessibility4: "AX4"
+        case .accessibility5: "AX5"
+        }
     }
 
-    public var index: Int { Self.allCases.firstIndex(of: self)! }
+    /// The size's place in `allCases` (xS is 0, AX5 is 11).
+    public var index: Int {
+        switch self {
+        case .xSmall: 0
+        case .small: 1
+        case .medium: 2
+        case .large: 3
+        case .xLarge: 4
+        case .xxLarge: 5
+        case .xxxLarge: 6
+        case .accessibility1: 7
+        case .accessibility2: 8
+        case .accessibility3: 9
+        case .accessibility4: 10
+        case .accessibility5: 11
+        }
+    }
 
     public var isAccessibilitySize: Bool { index >= 7 }
 
