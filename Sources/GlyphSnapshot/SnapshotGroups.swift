@@ -68,7 +68,8 @@ public struct SnapshotGroup: Sendable, Equatable, Codable {
         var byKey: [String: SnapshotGroup] = [:]
         var diffKeys: [String: [(String, String)]] = [:]
         var causes: [String: (Kind, [Change]?, String)] = [:]
-        for r in results where r.status == .match || r.status == .mismatch {
+        // (A reused result's inputs are its entry's: it is in no group.)
+        for r in results where (r.status == .match || r.status == .mismatch) && r.reused != true {
             let id = r.id.description
             guard let input = inputs[id], let entry = manifest.variants[id] else { continue }
             let inputsChanged = entry.digest != input.digest

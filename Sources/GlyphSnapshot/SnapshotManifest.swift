@@ -125,26 +125,82 @@ public struct SnapshotManifest: Sendable, Equatable {
 
     /// A manifest of this format read by `JSONReader` (`JSONDecoder` spent most of its time in the
     /// entries' keyed containers): nil unless every member the format has is there with its type
-    /// (unknown members are ignored, as `JSONDecoder` ignores them).
+    /// (unknown members are ignored, as `JSONDecoder` ignores them). A file laid out as `fileData`
+    /// writes it has its variant lines read in parallel.
     static func parse(_ data: Data) -> SnapshotManifest? {
-        guard let top = try? JSONReader.parse(data), let format = top["format"]?.number, format == Double(Self.format),
-              top["about"].map({ $0.string != nil }) ?? true,
-              let renderers = top["renderers"]?.stringTables, let keys = top["keys"]?.stringTables,
+        if let m = parseByLines(data) { return m }
+        guard let top = try? JSONReader.parse(data), var m = head(top),
               case .object(let variants)? = top["variants"]?.value else { return nil }
+        m.variants.reserveCapacity(variants.count)
+        for (id, e) in variants {
+            guard let entry = entry(e) else { return nil }
+            m.variants[id] = entry
+        }
+        return m
+    }
+
+    /// Everything but the variants, from the parsed file.
+    private static func head(_ top: JSONNode) -> SnapshotManifest? {
+        guard let format = top["format"]?.number, format == Double(Self.format), top["about"].map({ $0.string != nil }) ?? true,
+              let renderers = top["renderers"]?.stringTables, let keys = top["keys"]?.stringTables,
+              case .object? = top["variants"]?.value else { return nil }
         var m = SnapshotManifest()
         m.renderers = renderers
         m.keys = keys
-        m.variants.reserveCapacity(variants.count)
-        for (id, e) in variants {
-            guard let digest = e["digest"]?.string, let keys = e["keys"]?.string, let renderer = e["renderer"]?.string else { return nil }
-            var margins: [String: Double]?
-            if let value = e["margins"], value.value != .null {
-                guard let t = value.numberTable else { return nil }
-                margins = t
-            }
-            m.variants[id] = Entry(digest: digest, keys: keys, renderer: renderer, margins: margins)
-        }
         return m
+    }
+
+    private static func entry(_ e: JSONNode) -> Entry? {
+        guard let digest = e["digest"]?.string, let keys = e["keys"]?.string, let renderer = e["renderer"]?.string else { return nil }
+        var margins: [String: Double]?
+        if let value = e["margins"], value.value != .null {
+            guard let t = value.numberTable else { return nil }
+            margins = t
+        }
+        return Entry(digest: digest, keys: keys, renderer: renderer, margins: margins)
+    }
+
+    /// The file as `fileData` writes it — its head, then `  "variants" : {`, one variant a line, and
+    /// `  }` `}` — with the head read whole and the variant lines in chunks, in parallel (a variant's
+    /// line holds no raw newline: JSON escapes them). Nil for any other layout, a duplicate id or
+    /// anything the whole read would refuse.
+    static func parseByLines(_ data: Data) -> SnapshotManifest? {
+        let bytes = [UInt8](data)
+        let open = Array("\n  \"variants\" : {\n".utf8), close = Array("\n  }\n}\n".utf8)
+        guard bytes.count >= open.count + close.count, bytes.suffix(close.count).elementsEqual(close),
+              let start = bytes.firstRange(of: open) else { return nil }
+        let bodyStart = start.upperBound, bodyEnd = bytes.count - close.count
+        guard bodyStart < bodyEnd, let top = try? JSONReader.parse(Data(bytes[..<start.lowerBound] + Array("\n  \"variants\" : {}\n}\n".utf8))),
+              var m = head(top) else { return nil }
+        let lineStarts = [bodyStart] + (bodyStart..<bodyEnd).lazy.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+        let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, lineStarts.count / 512))
+        let per = (lineStarts.count + chunks - 1) / chunks
+        let parts = parallelMap(chunks, jobs: ProcessInfo.processInfo.activeProcessorCount) { c -> [(String, Entry)]? in
+            let first = c * per, last = min(lineStarts.count, first + per)
+            guard first < last else { return [] }
+            let from = lineStarts[first], to = last < lineStarts.count ? lineStarts[last] - 1 : bodyEnd
+            var text = bytes[from..<to]
+            // Every line but the file's last ends with a comma.
+            while let b = text.last, b == 0x20 || b == 0x0A { text = text.dropLast() }
+            if text.last == UInt8(ascii: ",") { text = text.dropLast() }
+            guard let node = try? JSONReader.parse(Data([UInt8(ascii: "{")] + text + [UInt8(ascii: "}")])),
+                  case .object(let members) = node.value else { return nil }
+            var out: [(String, Entry)] = []
+            out.reserveCapacity(members.count)
+            for (id, e) in members {
+                guard let entry = entry(e) else { return nil }
+                out.append((id, entry))
+            }
+            return out
+        }
+        var total = 0
+        m.variants.reserveCapacity(lineStarts.count)
+        for part in parts {
+            guard let part else { return nil }
+            total += part.count
+            for (id, entry) in part { m.variants[id] = entry }
+        }
+        return total == m.variants.count ? m : nil
     }
 
     static func describe(_ e: DecodingError) -> String {

@@ -38,6 +38,27 @@ struct ManifestReadTests {
         #expect(try read(String(decoding: data, as: UTF8.self)) == Self.sample)
     }
 
+    @Test("a large file is read in chunks of lines, as the whole file reads; a duplicate id across chunks is refused")
+    func chunks() throws {
+        var m = Self.sample
+        for i in 0..<3000 {
+            m.variants["p/square-md/L/t\(i)/checked@\(i % 4 + 1)x"] = .init(digest: "d\(i)", keys: "k\(i % 7)", renderer: "0123456789ab",
+                                                                           margins: i % 5 == 0 ? nil : ["contrast.fill": Double(i) / 7])
+        }
+        let data = m.fileData()
+        #expect(SnapshotManifest.parseByLines(data) == m)
+        #expect(try read(String(decoding: data, as: UTF8.self)) == m)
+        // The first variant line again at the end: a duplicate no single chunk holds.
+        let text = String(decoding: data, as: UTF8.self)
+        let lines = text.components(separatedBy: "\n")
+        let first = try #require(lines.firstIndex { $0.hasPrefix("    \"p/") })
+        let again = text.replacingOccurrences(of: "\n  }\n}\n", with: ",\n" + lines[first].dropLast() + "\n  }\n}\n")
+        #expect(SnapshotManifest.parseByLines(Data(again.utf8)) == nil)
+        // The same line under a new id is read.
+        let renamed = text.replacingOccurrences(of: "\n  }\n}\n", with: ",\n" + lines[first].dropLast().replacingOccurrences(of: "\"p/", with: "\"z/") + "\n  }\n}\n")
+        #expect(SnapshotManifest.parseByLines(Data(renamed.utf8))?.variants.count == m.variants.count + 1)
+    }
+
     @Test("another layout, member order, null margins and an unknown member read the same")
     func otherLayout() throws {
         let text = #"{"variants": {"v@1x": {"renderer": "r", "margins": null, "keys": "k", "digest": "d", "note": 1}}, "#
