@@ -49,6 +49,14 @@ struct CLIPartialUpdateTests {
 
     static func ids(_ size: String, _ state: String) -> [String] { ["r/square-\(size)/L/default/\(state)@1x", "r/square-\(size)/L/default/\(state)@2x"] }
 
+    /// `check` in `dir` gives md's checked variants one group whose cause is md's markWeight 2 → 3.
+    func expectMarkWeightCause(in dir: TempFolder) throws {
+        let check = try run(["check", "--spec", "spec.json", "--json", "--quiet"], in: dir)
+        let g = try groups(check).first { $0.kind == "inputs" }
+        #expect(g?.cause == "sizes.md.markWeight 2 → 3", "\(check.stdout)")
+        #expect(g?.variants == Self.ids("md", "checked"))
+    }
+
     @Test("markWeight of sm 1.5 → 2 and md 2 → 3; check --update --only size=sm; check names md's cause `sizes.md.markWeight 2 → 3`; check --update --only size=md,lg leaves the snapshot folder byte for byte what one check --update leaves")
     func partialUpdateKeepsTheCause() throws {
         // CLIReviewTests.spec: sm, md, lg with markWeight 1.5, 2, 2.5; unchecked and checked at @1x and @2x.
@@ -114,10 +122,7 @@ struct CLIPartialUpdateTests {
         let again = try run(["check", "--spec", "spec.json", "--record", "--quiet"], in: dir)
         #expect(again.status == 1, "\(again.stderr)")
         #expect(try keys(dir)["sizes.md.markWeight"] == "2")
-        let check = try run(["check", "--spec", "spec.json", "--json", "--quiet"], in: dir)
-        let g = try groups(check).first { $0.kind == "inputs" }
-        #expect(g?.cause == "sizes.md.markWeight 2 → 3", "\(check.stdout)")
-        #expect(g?.variants == Self.ids("md", "checked"))
+        try expectMarkWeightCause(in: dir)
     }
 
     @Test("accept --only size=sm of a CI run's candidates, then accept --only size=md,lg: between them check names md's cause; after them the snapshot folder is byte for byte what check --update leaves")
@@ -188,10 +193,7 @@ struct CLIPartialUpdateTests {
         let first = try run(["run", "--spec", "spec.json", "--update", "--only", "size=sm", "--report", "r1", "--fail-on", "never", "--quiet"], in: dir)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try keys(dir)["sizes.md.markWeight"] == "2" && keys(dir)["sizes.sm.markWeight"] == "2")
-        let check = try run(["check", "--spec", "spec.json", "--json", "--quiet"], in: dir)
-        let g = try groups(check).first { $0.kind == "inputs" }
-        #expect(g?.cause == "sizes.md.markWeight 2 → 3", "\(check.stdout)")
-        #expect(g?.variants == Self.ids("md", "checked"))
+        try expectMarkWeightCause(in: dir)
     }
 
     @Test("a size removed (lg) while md's markWeight changes: check --update --only size=sm keeps md's key, drops lg's (its baselines are stale, never compared); --update --prune of the rest leaves what one --update --prune leaves")
