@@ -49,6 +49,13 @@ struct CLIPartialUpdateTests {
 
     static func ids(_ size: String, _ state: String) -> [String] { ["r/square-\(size)/L/default/\(state)@1x", "r/square-\(size)/L/default/\(state)@2x"] }
 
+    /// The spec of CLIReviewTests (sm, md, lg) written into `dir` and its baselines recorded.
+    func recordStart(in dir: TempFolder) throws {
+        dir.write("spec.json", CLIReviewTests.spec())
+        let record = try run(["check", "--spec", "spec.json", "--record", "--quiet"], in: dir)
+        try #require(record.status == 0, "\(record.stderr)")
+    }
+
     /// `check` in `dir` gives md's checked variants one group whose cause is md's markWeight 2 → 3.
     func expectMarkWeightCause(in dir: TempFolder) throws {
         let check = try run(["check", "--spec", "spec.json", "--json", "--quiet"], in: dir)
@@ -61,9 +68,7 @@ struct CLIPartialUpdateTests {
     func partialUpdateKeepsTheCause() throws {
         // CLIReviewTests.spec: sm, md, lg with markWeight 1.5, 2, 2.5; unchecked and checked at @1x and @2x.
         let start = TempFolder()
-        start.write("spec.json", CLIReviewTests.spec())
-        let record = try run(["check", "--spec", "spec.json", "--record", "--quiet"], in: start)
-        try #require(record.status == 0, "\(record.stderr)")
+        try recordStart(in: start)
         #expect(try keys(start)["sizes.md.markWeight"] == "2" && keys(start)["sizes.sm.markWeight"] == "1.5")
         // Two copies of the same start: one updated in two parts, one in one.
         let parts = TempFolder(), whole = TempFolder()
@@ -114,9 +119,7 @@ struct CLIPartialUpdateTests {
     @Test("--record leaves a changed baseline (and its entry) alone: md's markWeight keeps its recorded value, and check names md's cause")
     func recordKeepsTheCause() throws {
         let dir = TempFolder()
-        dir.write("spec.json", CLIReviewTests.spec())
-        let record = try run(["check", "--spec", "spec.json", "--record", "--quiet"], in: dir)
-        try #require(record.status == 0, "\(record.stderr)")
+        try recordStart(in: dir)
         dir.write("spec.json", CLIReviewTests.spec(md: "3"))
         // --record writes no changed baseline: md's checked variants fail (exit 1), their entries stay.
         let again = try run(["check", "--spec", "spec.json", "--record", "--quiet"], in: dir)
@@ -129,9 +132,7 @@ struct CLIPartialUpdateTests {
     func partialAcceptKeepsTheCause() throws {
         let parts = TempFolder(), whole = TempFolder()
         for dir in [parts, whole] {
-            dir.write("spec.json", CLIReviewTests.spec())
-            let record = try run(["check", "--spec", "spec.json", "--record", "--quiet"], in: dir)
-            try #require(record.status == 0, "\(record.stderr)")
+            try recordStart(in: dir)
             dir.write("spec.json", CLIReviewTests.spec(sm: "2", md: "3"))
         }
         let ci = try run(["run", "--spec", "spec.json", "--report", "out", "--fail-on", "never"], in: parts, ci: true)
@@ -158,9 +159,7 @@ struct CLIPartialUpdateTests {
     @Test("a theme colour feeds every size: after check --update --only size=sm the mark's old colour stays for md and lg, check names it for their checked (changed) and unchecked (stale) variants; after the rest the table holds the new one")
     func sharedKeyPartialUpdate() throws {
         let dir = TempFolder()
-        dir.write("spec.json", CLIReviewTests.spec())
-        let record = try run(["check", "--spec", "spec.json", "--record", "--quiet"], in: dir)
-        try #require(record.status == 0, "\(record.stderr)")
+        try recordStart(in: dir)
         // The tick white → black (#FFFFFF → #000000): every checked variant changes.
         let text = String(decoding: CLIReviewTests.spec(), as: UTF8.self)
         dir.write("spec.json", Data(text.replacingOccurrences(of: "\"mark\": \"#FFFFFF\"", with: "\"mark\": \"#000000\"").utf8))
@@ -206,9 +205,7 @@ struct CLIPartialUpdateTests {
         #expect(!lines.joined().contains("lg") && lines.joined().contains("\"markWeight\": 3 }"))
         let parts = TempFolder(), whole = TempFolder()
         for dir in [parts, whole] {
-            dir.write("spec.json", CLIReviewTests.spec())
-            let record = try run(["check", "--spec", "spec.json", "--record", "--quiet"], in: dir)
-            try #require(record.status == 0, "\(record.stderr)")
+            try recordStart(in: dir)
             dir.write("spec.json", without)
         }
         let first = try run(["check", "--spec", "spec.json", "--update", "--only", "size=sm", "--quiet"], in: parts)
