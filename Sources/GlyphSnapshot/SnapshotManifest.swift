@@ -101,7 +101,7 @@ public struct SnapshotManifest: Sendable, Equatable {
     public static func read(in folder: URL) throws(InputError) -> SnapshotManifest? {
         let path = folder.appendingPathComponent(fileName).path
         let data: Data
-        do { data = try InputFile.read(path, limit: Limits.jsonFileBytes, what: "snapshot manifest") } catch {
+        do { data = try InputFile.read(path, limit: Limits.manifestFileBytes, what: "snapshot manifest") } catch {
             if error.missing { return nil }
             throw InputError(file: path, message: error.message)
         }
@@ -132,8 +132,9 @@ public struct SnapshotManifest: Sendable, Equatable {
         guard let top = try? JSONReader.parse(data), var m = head(top),
               case .object(let variants)? = top["variants"]?.value else { return nil }
         m.variants.reserveCapacity(variants.count)
+        var names: [String: String] = [:]
         for (id, e) in variants {
-            guard let entry = entry(e) else { return nil }
+            guard let entry = entry(e, names: &names) else { return nil }
             m.variants[id] = entry
         }
         return m
@@ -150,14 +151,27 @@ public struct SnapshotManifest: Sendable, Equatable {
         return m
     }
 
-    private static func entry(_ e: JSONNode) -> Entry? {
+    /// An entry; `names` holds each margin name and renderer id read so far, so that the entries
+    /// share one copy of each (a manifest of 51,840 variants repeats a dozen names in each).
+    private static func entry(_ e: JSONNode, names: inout [String: String]) -> Entry? {
         guard let digest = e["digest"]?.string, let keys = e["keys"]?.string, let renderer = e["renderer"]?.string else { return nil }
+        func shared(_ s: String) -> String {
+            if let known = names[s] { return known }
+            names[s] = s
+            return s
+        }
         var margins: [String: Double]?
         if let value = e["margins"], value.value != .null {
-            guard let t = value.numberTable else { return nil }
+            guard case .object(let members) = value.value else { return nil }
+            var t: [String: Double] = [:]
+            t.reserveCapacity(members.count)
+            for (name, v) in members {
+                guard let n = v.number else { return nil }
+                t[shared(name)] = n
+            }
             margins = t
         }
-        return Entry(digest: digest, keys: keys, renderer: renderer, margins: margins)
+        return Entry(digest: digest, keys: keys, renderer: shared(renderer), margins: margins)
     }
 
     /// The file as `fileData` writes it — its head, then `  "variants" : {`, one variant a line, and
@@ -173,8 +187,11 @@ public struct SnapshotManifest: Sendable, Equatable {
         guard bodyStart < bodyEnd, let top = try? JSONReader.parse(Data(bytes[..<start.lowerBound] + Array("\n  \"variants\" : {}\n}\n".utf8))),
               var m = head(top) else { return nil }
         let lineStarts = [bodyStart] + (bodyStart..<bodyEnd).lazy.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
-        let chunks = max(1, min(ProcessInfo.processInfo.activeProcessorCount * 2, lineStarts.count / 512))
-        let per = (lineStarts.count + chunks - 1) / chunks
+        // At least two chunks per core, each of 256 to 2,048 lines: a chunk's text and tree are
+        // transient, a few MB at most (some 20 values a line: far under `Limits.jsonValues`).
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let per = min(2_048, max(256, lineStarts.count / (2 * cores)))
+        let chunks = (lineStarts.count + per - 1) / per
         let parts = parallelMap(chunks, jobs: ProcessInfo.processInfo.activeProcessorCount) { c -> [(String, Entry)]? in
             let first = c * per, last = min(lineStarts.count, first + per)
             guard first < last else { return [] }
@@ -187,8 +204,9 @@ public struct SnapshotManifest: Sendable, Equatable {
                   case .object(let members) = node.value else { return nil }
             var out: [(String, Entry)] = []
             out.reserveCapacity(members.count)
+            var names: [String: String] = [:]
             for (id, e) in members {
-                guard let entry = entry(e) else { return nil }
+                guard let entry = entry(e, names: &names) else { return nil }
                 out.append((id, entry))
             }
             return out

@@ -59,6 +59,26 @@ struct ManifestReadTests {
         #expect(SnapshotManifest.parseByLines(Data(renamed.utf8))?.variants.count == m.variants.count + 1)
     }
 
+    @Test("a manifest past 16 MiB (51,840 variants write 37 MiB) reads; one past 256 MiB is refused, naming the limit")
+    func size() throws {
+        var m = Self.sample
+        m.keys["p"]!["label.text"] = String(repeating: "x", count: 17 << 20)
+        let data = m.fileData()
+        #expect(data.count > Limits.jsonFileBytes)
+        #expect(try read(String(decoding: data, as: UTF8.self)) == m)
+        // A sparse file one byte past the limit: refused before it is read.
+        let folder = TempFolder()
+        let url = folder.url.appendingPathComponent(SnapshotManifest.fileName)
+        #expect(FileManager.default.createFile(atPath: url.path, contents: Data("{".utf8)))
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(Limits.manifestFileBytes + 1))
+        try handle.close()
+        do { _ = try SnapshotManifest.read(in: folder.url); Issue.record("read a manifest past the limit") } catch {
+            #expect(error.file == url.path)
+            #expect(error.message == "the snapshot manifest is \(Limits.manifestFileBytes + 1) bytes; the limit is 256 MiB (docs/limits.md)")
+        }
+    }
+
     @Test("another layout, member order, null margins and an unknown member read the same")
     func otherLayout() throws {
         let text = #"{"variants": {"v@1x": {"renderer": "r", "margins": null, "keys": "k", "digest": "d", "note": 1}}, "#

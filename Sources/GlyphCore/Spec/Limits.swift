@@ -9,6 +9,9 @@ public enum Limits {
     public static let jsonFileBytes = 16 << 20
     /// A JSON report read back by `merge-reports`: 256 MiB (a report of 50,000 variants is ~60 MB).
     public static let reportFileBytes = 256 << 20
+    /// A snapshot folder's `manifest.json`: 256 MiB (about 750 bytes a variant: 51,840 variants
+    /// write 37 MiB). Its variant lines are read in chunks of at most 2,048.
+    public static let manifestFileBytes = 256 << 20
     /// JSON nesting (objects and arrays inside each other): 128 levels.
     public static let jsonDepth = 128
     /// Values in one JSON document (every string, number, object, … counts one): 1,000,000.
