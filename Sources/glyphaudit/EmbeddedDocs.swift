@@ -2102,13 +2102,13 @@ a changed theme colour. Add `.glyphaudit-cache/` to `.gitignore` (this repositor
 it is always safe.
 
 Measured with `make bench` (load-10x18.json at Dynamic Type L and AX5, 8,640 variants; see
-**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), four runs:
+**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), six to eight runs over this stop's last commits:
 
 | change | full | incremental | share |
 |---|---|---|---|
-| nothing | 6.86–7.22 s | 0.39–0.47 s | **5.6–6.9 %** |
-| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 6.90–7.14 s | 0.90–0.99 s | **13.0–13.9 %** |
-| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 6.80–7.17 s | 1.07–1.20 s | 15.7–17.2 % |
+| nothing | 6.69–7.22 s | 0.36–0.47 s | **5.4–6.9 %** |
+| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 6.79–7.74 s | 0.90–1.05 s | **11.8–14.7 %** (most 13.0–13.9 %) |
+| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 6.80–7.40 s | 1.07–1.23 s | 15.7–17.2 % |
 
 (The session before: 8.7–9.8 %, 15.6–16.6 % and 17.8–20.3 %; before variant groups, 12.1 %, 33 %
 and 41 %, and a theme colour redrew everything.) What an incremental run costs, in two parts:
@@ -2127,7 +2127,7 @@ and a 37 MiB manifest recorded; `/usr/bin/time`, release build): `check` 30.4 s 
 audit cache and costs a full one).
 
 So the 10 % target holds for an unchanged spec; a change that redraws 5.6 % of the variants, as one
-theme's colour does here, costs 13 %, and would need the per-variant part under about 0.2 s. (2 jobs
+theme's colour does here, costs about 13 %, and would need the per-variant part under about 0.2 s. (2 jobs
 on a shared 2-core machine; full runs vary by a few percent between runs.)
 
 ## Missing baselines under CI
