@@ -54,9 +54,9 @@ public struct TextContrastRule: AuditRule {
 
     public func checkAcrossComponents(_ input: AuditInput, _ o: RuleOptions) -> [Finding] {
         var out: [Finding] = []
-        // Each labelled variant's label part, in parallel: a scene resolved for each.
+        // Each labelled variant's label part, in parallel (the label alone, not the whole scene).
         let items = input.items
-        let labels = parallelMap(items.count, jobs: input.jobs) { i in items[i].spec.label == nil ? nil : items[i].scene.label }
+        let labels = parallelMap(items.count, jobs: input.jobs) { i in items[i].spec.label == nil ? nil : items[i].label }
         for group in input.groups(by: { [$0.preset, $0.theme] }) {
             let first = input.items[group[0]]
             guard let label = first.spec.label else { continue }

@@ -215,9 +215,7 @@ public struct Scene: Sendable {
 
         /// A part's colour seen over the part beneath it (the surface over white).
         func color(_ role: ColorRole, over beneath: ScenePart?) -> SceneColor? {
-            guard let c = theme.color(role, state: v.state) else { return nil }
-            let under = beneath?.color?.seen ?? .white
-            return SceneColor(authored: c.rgba, seen: c.rgba.composited(over: under), note: c.note, source: ColorSource(c, in: spec))
+            theme.color(role, state: v.state).map { Scene.color($0, over: beneath?.color?.seen ?? .white, in: spec) }
         }
 
         let surface = color(.surface, over: nil).map {
@@ -316,9 +314,7 @@ public struct Scene: Sendable {
         if v.setting == .rightToLeft, spec.mirrorsInRightToLeft {
             for i in parts.indices where parts[i].kind == .mark { parts[i].mirrored = true }
         }
-        if let label = layout.label, let c = color(.label, over: surface) {
-            parts.append(ScenePart(.label, name: "label", role: .label, rect: label.box, color: c, beneath: .surface, label: label))
-        }
+        if let label = layout.label, let c = color(.label, over: surface) { parts.append(Scene.labelPart(label, c)) }
 
         if v.focused, let focus = spec.focus, let ring = Scene.focusRing(spec: spec, layout: layout) {
             let c: SceneColor?
@@ -334,6 +330,24 @@ public struct Scene: Sendable {
                                        lineWidth: ring.width, shape: ring.circle ? .circle : .square, color: c, beneath: .surface))
             }
         }
+    }
+
+    /// An authored colour as a part draws it, seen over `under`.
+    static func color(_ c: AuthoredColor, over under: RGBA, in spec: Spec) -> SceneColor {
+        SceneColor(authored: c.rgba, seen: c.rgba.composited(over: under), note: c.note, source: ColorSource(c, in: spec))
+    }
+
+    static func labelPart(_ label: LabelLayout, _ color: SceneColor) -> ScenePart {
+        ScenePart(.label, name: "label", role: .label, rect: label.box, color: color, beneath: .surface, label: label)
+    }
+
+    /// The label part of the scene `spec` and `layout` make (`Scene(spec:layout:).label`), without
+    /// resolving the rest: the pass across components reads every variant's label only.
+    public static func label(spec: Spec, layout: Layout) -> ScenePart? {
+        let v = layout.variant
+        guard let label = layout.label, let theme = spec.theme(named: v.theme), let c = theme.color(.label, state: v.state) else { return nil }
+        let surface = theme.color(.surface, state: v.state).map { $0.rgba.composited(over: .white) } ?? .white
+        return labelPart(label, color(c, over: surface, in: spec))
     }
 
     /// A switch mark's default side: half the track's height on the track, two thirds of the knob in

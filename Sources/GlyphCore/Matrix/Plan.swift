@@ -17,6 +17,8 @@ public struct PlannedVariant: Sendable {
     /// What the variant draws: the renderer and the rules read it. Resolved on each access unless
     /// the item was `resolved()` (or made with `init(spec:layout:index:)`).
     public var scene: Scene { resolvedScene?.scene ?? Scene(spec: shared.spec, layout: layout) }
+    /// The scene's label part (`Scene.label`), without resolving the scene when it is not kept.
+    public var label: ScenePart? { resolvedScene.map { $0.scene.label } ?? Scene.label(spec: shared.spec, layout: layout) }
     /// Position in the whole selected (filtered, unsharded) matrix: the same in every shard.
     public let index: Int
     public var variant: Variant { layout.variant }
