@@ -45,115 +45,50 @@ extension Pipeline {
             let components = componentSlices(items).filter { slice in slice.contains(where: { owned.contains($0.index) }) }
             // The pass across components, per rule, shared evenly among the components drawn here.
             let across = timer == nil ? nil : RuleTimes()
-            if let auditor = options.auditor {
+            let acrossPass = { @Sendable () throws -> ComponentPart in
+                guard let auditor = options.auditor else { return ComponentPart() }
                 // Colours across the preset's components: layouts only, no pixels. Every shard runs it
                 // for its variants' numbers (contrast); the one holding the preset's first variant
                 // reports its findings.
+                var part = ComponentPart()
                 let input = AuditInput(specs: [spec], items: items, glyphs: [], jobs: jobs, drawing: drawing)
                 let measured = AuditMargins()
                 var findings = AuditMargins.$current.withValue(measured) { auditor.findings(input, pass: .acrossComponents, times: across) }
                 if owned.contains(items[0].index) {
                     if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
-                    found += findings
+                    part.found = findings
                 }
-                merge(measured.all)
+                part.numbers = [measured.all]
+                return part
             }
+            // The pass across components and the components, two at a time (each parallel inside):
+            // one's serial steps (reading cache entries, the rules that fold its themes) overlap the
+            // other's drawing. Their parts are merged in this order (the pass across components
+            // first), so the result does not depend on which finished first.
+            let timed = timer != nil
+            let done = parallelMap(components.count + 1, jobs: min(2, jobs)) { c in
+                Result {
+                    c == 0 ? try acrossPass()
+                        : try groupComponent(components[c - 1], spec: spec, owned: owned, options: options, drawing: drawing, timed: timed)
+                }
+            }
+            let acrossPart = try done[0].get()
+            found += acrossPart.found
+            for numbers in acrossPart.numbers { merge(numbers) }
+            let parts = done.dropFirst()
             let share = (across?.all ?? [:]).mapValues { $0 / UInt64(max(1, components.count)) }
-            for slice in components {
-                var rendered: UInt64 = 0
-                let ruleTimes = timer == nil ? nil : RuleTimes()
-                // The component's scenes resolved once, and under --incremental its inputs, in parallel.
-                let manifest = options.incremental ? options.snapshots?.manifestInputs : nil
-                let prepared = parallelMap(slice.count, jobs: jobs) { i -> (PlannedVariant, VariantInput?) in
-                    let item = owned.contains(slice[i].index) ? slice[i].resolved() : slice[i]
-                    return (item, owned.contains(item.index) ? manifest?.input(item) : nil)
-                }
-                let component = prepared.map(\.0)
-                // Each item's input by its index in the plan (a theme's items are not contiguous in
-                // a component: Dynamic Type sizes come first in the matrix).
-                let inputByIndex = Dictionary(prepared.compactMap { p in p.1.map { (p.0.index, $0) } }, uniquingKeysWith: { a, _ in a })
-                var inks: [String: [Double]] = [:]
-                let groups = slices(component, by: \.theme).filter { owned.contains($0[0].index) }
-                // Each group's inputs, cache key and, when all are unchanged, its reuse (the cache
-                // read), in parallel; then the groups in order, the others drawn.
-                let tried = parallelMap(groups.count, jobs: jobs) { g -> (inputs: [VariantInput]?, key: String?, reused: Result<Reused?, Error>) in
-                    let group = groups[g]
-                    let groupInputs = manifest == nil ? nil : group.compactMap { inputByIndex[$0.index] }
-                    let cacheKey = groupInputs.flatMap { i in options.auditCache?.key(group, digests: i.map(\.digest)) }
-                    guard let groupInputs else { return (nil, cacheKey, .success(nil)) }
-                    return (groupInputs, cacheKey, Result { try reuse(group, inputs: groupInputs, cacheKey: cacheKey, options: options) })
-                }
-                for (group, attempt) in zip(groups, tried) {
-                    let cacheKey = attempt.key
-                    if let groupInputs = attempt.inputs, let reused = try attempt.reused.get() {
-                        found += reused.findings
-                        merge(reused.margins)
-                        inks.merge(reused.inks) { a, _ in a }
-                        snapshotResults += reused.snapshots
-                        resultOrder += group.map { order($0.index) }
-                        inputs += groupInputs
-                        inputOrder += group.compactMap { inputByIndex[$0.index] == nil ? nil : order($0.index) }
-                        variants += reused.variants
-                        options.progress?(group.count)
-                        continue
-                    }
-                    let renderStart = PipelineTimer.now()
-                    let done = try renderComponent(group, options: options, drawing: drawing)
-                    rendered += PipelineTimer.now() - renderStart
-                    if let auditor = options.auditor {
-                        let input = AuditInput(specs: [spec], items: group, glyphs: done.map { $0.glyph! }, jobs: jobs,
-                                               drawing: drawing)
-                        let measured = AuditMargins()
-                        var findings = AuditMargins.$current.withValue(measured) {
-                            auditor.findings(input, pass: .components, only: Auditor.groupRuleIDs, times: ruleTimes)
-                        }
-                        if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
-                        found += findings
-                        let numbers = measured.all
-                        merge(numbers)
-                        let groupInks = ClippingRule.glyphInks(input)
-                        inks.merge(groupInks) { a, _ in a }
-                        if let cacheKey, let cache = options.auditCache {
-                            // A cache that cannot be written is no failure: the next run draws again.
-                            try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil, margins: numbers,
-                                                              inks: groupInks),
-                                             key: cacheKey, evidence: options.evidence)
-                        }
-                    }
-                    for (item, d) in zip(group, done) {
-                        if let s = d.snapshot {
-                            snapshotResults.append(s)
-                            resultOrder.append(order(item.index))
-                        }
-                        if let i = d.input {
-                            inputs.append(i)
-                            inputOrder.append(order(item.index))
-                        }
-                        let v = item.variant
-                        variants.append(VariantRecord(index: item.index, id: v.variantID, preset: v.preset, component: v.component,
-                                                      dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
-                                                      scale: v.scale, image: d.picture, width: d.width, height: d.height))
-                    }
-                    options.progress?(group.count)
-                }
-                if let auditor = options.auditor {
-                    // The rules that fold the component's themes: layouts and the groups' image inks.
-                    // A shard without the component's first group runs them for its variants'
-                    // numbers (target-size) only; the first group's shard reports the findings.
-                    let input = AuditInput(specs: [spec], items: component, glyphInks: inks, jobs: jobs, drawing: drawing)
-                    let measured = AuditMargins()
-                    var findings = AuditMargins.$current.withValue(measured) {
-                        auditor.findings(input, pass: .components, only: auditor.foldRuleIDs, times: ruleTimes)
-                    }
-                    if owned.contains(component[0].index) {
-                        if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
-                        found += findings
-                    }
-                    merge(measured.all)
-                }
-                if let ruleTimes {
-                    timer?.component(spec.name, component[0].variant.component, setting: component[0].variant.setting, render: rendered,
-                                     rules: ruleTimes.all.merging(share, uniquingKeysWith: +), ruleOrder: ruleOrder)
+            for (slice, result) in zip(components, parts) {
+                let part = try result.get()
+                found += part.found
+                for numbers in part.numbers { merge(numbers) }
+                snapshotResults += part.snapshotResults
+                resultOrder += part.resultOrder.map(order)
+                inputs += part.inputs
+                inputOrder += part.inputOrder.map(order)
+                variants += part.variants
+                if let ruleTimes = part.ruleTimes {
+                    timer?.component(spec.name, slice[0].variant.component, setting: slice[0].variant.setting, render: part.rendered,
+                                     rules: ruleTimes.merging(share, uniquingKeysWith: +), ruleOrder: ruleOrder)
                 }
             }
         }
@@ -173,4 +108,122 @@ extension Pipeline {
         }
         return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins, timings: timer?.timings)
     }
+
+    /// What one component gives a run by groups, in the order the run takes it.
+    struct ComponentPart: Sendable {
+        var found: [Finding] = []
+        /// The audit numbers measured, in the order they are merged (the first number of a name kept).
+        var numbers: [[String: [String: Double]]] = []
+        var snapshotResults: [SnapshotResult] = []
+        /// The plan index of each snapshot result and input.
+        var resultOrder: [Int] = []
+        var inputs: [VariantInput] = []
+        var inputOrder: [Int] = []
+        var variants: [VariantRecord] = []
+        /// Nanoseconds spent drawing, and each rule's (when the run is timed).
+        var rendered: UInt64 = 0
+        var ruleTimes: [String: UInt64]?
+    }
+
+    /// One component of a run by groups (`runByGroups`): its groups reused or drawn and audited,
+    /// then the rules that fold its themes.
+    static func groupComponent(_ slice: [PlannedVariant], spec: Spec, owned: Set<Int>, options: PipelineOptions,
+                               drawing: CairoDrawing, timed: Bool) throws -> ComponentPart {
+        let jobs = options.jobs
+        var part = ComponentPart()
+        let ruleTimes = timed ? RuleTimes() : nil
+        // The component's scenes resolved once, and under --incremental its inputs, in parallel.
+        let manifest = options.incremental ? options.snapshots?.manifestInputs : nil
+        let prepared = parallelMap(slice.count, jobs: jobs) { i -> (PlannedVariant, VariantInput?) in
+            let item = owned.contains(slice[i].index) ? slice[i].resolved() : slice[i]
+            return (item, owned.contains(item.index) ? manifest?.input(item) : nil)
+        }
+        let component = prepared.map(\.0)
+        // Each item's input by its index in the plan (a theme's items are not contiguous in
+        // a component: Dynamic Type sizes come first in the matrix).
+        let inputByIndex = Dictionary(prepared.compactMap { p in p.1.map { (p.0.index, $0) } }, uniquingKeysWith: { a, _ in a })
+        var inks: [String: [Double]] = [:]
+        let groups = slices(component, by: \.theme).filter { owned.contains($0[0].index) }
+        // Each group's inputs, cache key and, when all are unchanged, its reuse (the cache
+        // read), in parallel; then the groups in order, the others drawn.
+        let tried = parallelMap(groups.count, jobs: jobs) { g -> (inputs: [VariantInput]?, key: String?, reused: Result<Reused?, Error>) in
+            let group = groups[g]
+            let groupInputs = manifest == nil ? nil : group.compactMap { inputByIndex[$0.index] }
+            let cacheKey = groupInputs.flatMap { i in options.auditCache?.key(group, digests: i.map(\.digest)) }
+            guard let groupInputs else { return (nil, cacheKey, .success(nil)) }
+            return (groupInputs, cacheKey, Result { try reuse(group, inputs: groupInputs, cacheKey: cacheKey, options: options) })
+        }
+        for (group, attempt) in zip(groups, tried) {
+            let cacheKey = attempt.key
+            if let groupInputs = attempt.inputs, let reused = try attempt.reused.get() {
+                part.found += reused.findings
+                part.numbers.append(reused.margins)
+                inks.merge(reused.inks) { a, _ in a }
+                part.snapshotResults += reused.snapshots
+                part.resultOrder += group.map(\.index)
+                part.inputs += groupInputs
+                part.inputOrder += group.compactMap { inputByIndex[$0.index] == nil ? nil : $0.index }
+                part.variants += reused.variants
+                options.progress?(group.count)
+                continue
+            }
+            let renderStart = PipelineTimer.now()
+            let done = try renderComponent(group, inputs: manifest == nil ? nil : group.map { inputByIndex[$0.index] },
+                                           options: options, drawing: drawing)
+            part.rendered += PipelineTimer.now() - renderStart
+            if let auditor = options.auditor {
+                let input = AuditInput(specs: [spec], items: group, glyphs: done.map { $0.glyph! }, jobs: jobs,
+                                       drawing: drawing)
+                let measured = AuditMargins()
+                var findings = AuditMargins.$current.withValue(measured) {
+                    auditor.findings(input, pass: .components, only: Auditor.groupRuleIDs, times: ruleTimes)
+                }
+                if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
+                part.found += findings
+                let numbers = measured.all
+                part.numbers.append(numbers)
+                let groupInks = ClippingRule.glyphInks(input)
+                inks.merge(groupInks) { a, _ in a }
+                if let cacheKey, let cache = options.auditCache {
+                    // A cache that cannot be written is no failure: the next run draws again.
+                    try? cache.write(AuditCache.Entry(findings: findings, evidence: options.evidence != nil, margins: numbers,
+                                                      inks: groupInks),
+                                     key: cacheKey, evidence: options.evidence)
+                }
+            }
+            for (item, d) in zip(group, done) {
+                if let s = d.snapshot {
+                    part.snapshotResults.append(s)
+                    part.resultOrder.append(item.index)
+                }
+                if let i = d.input {
+                    part.inputs.append(i)
+                    part.inputOrder.append(item.index)
+                }
+                let v = item.variant
+                part.variants.append(VariantRecord(index: item.index, id: v.variantID, preset: v.preset, component: v.component,
+                                                   dynamicType: v.dynamicType.short, theme: v.theme, state: v.state.rawValue,
+                                                   scale: v.scale, image: d.picture, width: d.width, height: d.height))
+            }
+            options.progress?(group.count)
+        }
+        if let auditor = options.auditor {
+            // The rules that fold the component's themes: layouts and the groups' image inks.
+            // A shard without the component's first group runs them for its variants'
+            // numbers (target-size) only; the first group's shard reports the findings.
+            let input = AuditInput(specs: [spec], items: component, glyphInks: inks, jobs: jobs, drawing: drawing)
+            let measured = AuditMargins()
+            var findings = AuditMargins.$current.withValue(measured) {
+                auditor.findings(input, pass: .components, only: auditor.foldRuleIDs, times: ruleTimes)
+            }
+            if owned.contains(component[0].index) {
+                if let folder = options.evidence { try EvidenceWriter.write(&findings, input: input, to: folder) }
+                part.found += findings
+            }
+            part.numbers.append(measured.all)
+        }
+        part.ruleTimes = ruleTimes?.all
+        return part
+    }
+
 }

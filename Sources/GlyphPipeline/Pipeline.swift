@@ -206,7 +206,11 @@ public enum Pipeline {
     }
 
     /// Renders a component's variants in parallel; each render is checked, pictured and cut, then dropped.
-    static func renderComponent(_ items: [PlannedVariant], options: PipelineOptions,
+    /// `inputs`, when given, are the items' manifest inputs (in their order), computed already. Under
+    /// --incremental a variant drawn for its group's audit whose inputs equal its baseline's manifest
+    /// entry is not compared: it is the match `SnapshotChecker.reused` gives, as when its whole group
+    /// is reused (the baseline is not read).
+    static func renderComponent(_ items: [PlannedVariant], inputs known: [VariantInput?]? = nil, options: PipelineOptions,
                                         drawing: CairoDrawing) throws -> [Rendered] {
         let audit = options.auditor != nil
         let checker = options.snapshots
@@ -219,8 +223,13 @@ public enum Pipeline {
             let raster = Renderer.raster(item.scene)
             var out = Rendered(width: raster.width, height: raster.height)
             if audit { out.glyph = GlyphStore.Entry(GlyphPixels.cut(item, from: raster, drawing: drawing)) }
-            out.snapshot = checker?.check(item.variant, actual: raster)
-            out.input = checker?.manifestInputs?.input(item)
+            out.input = known.map { $0[order[k]] } ?? checker?.manifestInputs?.input(item)
+            if options.incremental, var r = checker?.reused(item.variant, input: out.input, pixelSize: PixelSize(width: raster.width, height: raster.height)) {
+                r.reused = nil  // drawn (for the audit), though not compared
+                out.snapshot = r
+            } else {
+                out.snapshot = checker?.check(item.variant, actual: raster)
+            }
             if let pictures, item.variant.scale == 2 {
                 let rel = "\(RunReport.imageFolder)/\(item.variant.fileName("png"))"
                 let url = pictures.appendingPathComponent(rel)

@@ -2092,7 +2092,9 @@ the key is the SHA-256 of its variants' input digests, the rules and their confi
 values, the spec and token files' paths and glyphaudit's version. The entry holds the group's
 findings, its audit numbers (margins) and the ink of its image glyphs; its evidence pictures are kept
 beside it (`<key>.evidence/`) and its contact-sheet pictures are copied from the baselines. Every
-other group is drawn and audited as in a full run (and its audit cached). The rules that fold a
+other group is drawn and audited as in a full run (and its audit cached); of its variants, those
+whose inputs are unchanged are drawn for the audit but not compared (their baselines are not read),
+the others are compared. The rules that fold a
 component's themes together (`target-size`, `dynamic-type-scaling`, `clipping`, `image-aspect`) read
 layouts (and the cached ink of image glyphs), not renders, and run over every component in every
 run, as does the audit across components (colours, no pixels). So a theme's colour, which feeds

@@ -118,4 +118,38 @@ struct IncrementalTests {
         #expect(drawn.allSatisfy { $0.contains("/inverse-brand/") })
         #expect(full.snapshots?.counts.mismatch == 48)
     }
+
+    @Test("a state's key changed: every group is drawn, its other states' variants are not compared, and the report is a full run's")
+    func stateKey() throws {
+        let folder = TempFolder()
+        for file in try Presets.standalone("swiftui-checkbox") { folder.write("sc/" + file.path, file.text) }
+        let url = folder.url.appendingPathComponent("sc/swiftui-checkbox.json")
+        _ = try Pipeline.run(try Self.plan([try Spec.load(contentsOf: url)]), Self.job(folder, "record", writes: .record))
+        _ = try Pipeline.run(try Self.plan([try Spec.load(contentsOf: url)]), Self.job(folder, "prime", incremental: true))
+        // appearance.checked.ring: true → false feeds the checked variants only (scope appearance.checked).
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let checked = try #require(text.range(of: "\"checked\": {"))
+        let ring = try #require(text.range(of: "\"ring\": true", range: checked.upperBound..<text.endIndex))
+        try Data(text.replacingCharacters(in: ring, with: "\"ring\": false").utf8).write(to: url)
+        let plan = try Self.plan([try Spec.load(contentsOf: url)])
+        let full = try Pipeline.run(plan, Self.job(folder, "full"))
+        // A baseline the incremental run must not read: an unchecked one made unreadable. (The full
+        // run above compared it whole.)
+        let unchecked = try #require(plan.items.first { $0.variant.state == .unchecked })
+        let store = SnapshotStore(root: folder.url.appendingPathComponent("snapshots"))
+        let baseline = store.url(of: unchecked.variant)
+        let kept = try Data(contentsOf: baseline)
+        try Data("not a PNG".utf8).write(to: baseline)
+        defer { try? kept.write(to: baseline) }
+        #expect(full.snapshots?.counts.mismatch == plan.items.filter { $0.variant.state == .checked }.count)
+        // The cached audits are of the old checked renders: every group is drawn again.
+        let incremental = try Pipeline.run(plan, Self.job(folder, "incremental", incremental: true))
+        #expect(incremental.snapshots?.results.contains { $0.reused == true } == false)
+        // The unreadable baseline was not read: the incremental run gives a full run's report. (A
+        // full run now reports it unreadable.)
+        try Self.expectSameReports(incremental, full, folder, "incremental", "full")
+        let again = try Pipeline.run(plan, Self.job(folder, "again"))
+        #expect(again.snapshots?.counts.unreadable == 1)
+    }
+
 }
