@@ -194,78 +194,82 @@ extension Scene {
         out.add("x canvas ")
         out.add(canvas)
         out.add("\n")
-        for p in parts {
-            out.add(p.kind.rawValue)
+        // By index: each part is borrowed, not copied (with its colour sources, label and path).
+        for i in parts.indices { Self.appendInputText(of: parts[i], scale: variant.scale, to: &out) }
+    }
+
+    /// One part's line of `inputText`.
+    private static func appendInputText(of p: ScenePart, scale: Int, to out: inout InputTextBuffer) {
+        out.add(p.kind.rawValue)
+        out.add(" ")
+        out.add(p.name)
+        out.add(" ")
+        out.add(p.role.rawValue)
+        out.add(" ")
+        out.add(p.rect)
+        out.add(" r")
+        out.add(p.cornerRadius)
+        out.add(" w")
+        out.add(p.lineWidth)
+        out.add(" ")
+        out.add(p.shape.rawValue)
+        out.add(" ")
+        out.add(p.mark.rawValue)
+        if let authored = p.color?.authored, let seen = p.color?.seen {
             out.add(" ")
-            out.add(p.name)
-            out.add(" ")
-            out.add(p.role.rawValue)
-            out.add(" ")
-            out.add(p.rect)
-            out.add(" r")
-            out.add(p.cornerRadius)
-            out.add(" w")
-            out.add(p.lineWidth)
-            out.add(" ")
-            out.add(p.shape.rawValue)
-            out.add(" ")
-            out.add(p.mark.rawValue)
-            if let c = p.color {
-                out.add(" ")
-                out.add(c.authored)
-                out.add("/")
-                out.add(c.seen)
-            }
-            if let b = p.beneath {
-                out.add(" on ")
-                out.add(b.rawValue)
-            }
-            if let i = p.image {
-                out.add(" image ")
-                out.add(i.drawn(scale: variant.scale).contentDigest)
-                out.add(" ")
-                out.add(i.template)
-                out.add(" ")
-                out.add(i.opacity)
-                out.add(" ")
-                out.add(i.stretch)
-                out.add(" ")
-                out.add(i.dark)
-                out.add(" ")
-                out.add(i.highContrast)
-            }
-            if let l = p.label {
-                out.add(" label ")
-                out.addQuoted(l.text)
-                out.add(" ")
-                out.add(l.points)
-                out.add(" ")
-                out.add(l.bold)
-                out.add(" ")
-                out.add(l.box)
-                out.add(" ")
-                out.add(l.ink)
-                out.add(" ")
-                out.add(l.frame)
-                if let clip = l.clip {
-                    out.add(" clip ")
-                    out.add(clip)
-                }
-            }
-            if let m = p.path {
-                out.add(" path ")
-                out.addQuoted(m.d)
-                out.add(" ")
-                out.add(m.viewBox)
-                out.add(" ")
-                if let stroke = m.stroke { out.add(stroke) } else { out.add("fill") }
-                out.add(" ")
-                out.add(m.lineCap.rawValue)
-                out.add(" ")
-                out.add(m.lineJoin.rawValue)
-            }
-            out.add("\n")
+            out.add(authored)
+            out.add("/")
+            out.add(seen)
         }
+        if let b = p.beneath {
+            out.add(" on ")
+            out.add(b.rawValue)
+        }
+        if let i = p.image {
+            out.add(" image ")
+            out.add(i.drawn(scale: scale).contentDigest)
+            out.add(" ")
+            out.add(i.template)
+            out.add(" ")
+            out.add(i.opacity)
+            out.add(" ")
+            out.add(i.stretch)
+            out.add(" ")
+            out.add(i.dark)
+            out.add(" ")
+            out.add(i.highContrast)
+        }
+        if let l = p.label {
+            out.add(" label ")
+            out.addQuoted(l.text)
+            out.add(" ")
+            out.add(l.points)
+            out.add(" ")
+            out.add(l.bold)
+            out.add(" ")
+            out.add(l.box)
+            out.add(" ")
+            out.add(l.ink)
+            out.add(" ")
+            out.add(l.frame)
+            if let clip = l.clip {
+                out.add(" clip ")
+                out.add(clip)
+            }
+        }
+        if let m = p.path {
+            out.add(" path ")
+            out.addQuoted(m.d)
+            out.add(" ")
+            out.add(m.viewBox)
+            out.add(" ")
+            if let stroke = m.stroke { out.add(stroke) } else { out.add("fill") }
+            out.add(" ")
+            out.add(m.lineCap.rawValue)
+            out.add(" ")
+            out.add(m.lineJoin.rawValue)
+        }
+        out.add("\n")
     }
 }
 
@@ -280,8 +284,10 @@ package struct InputTextBuffer {
     package var string: String { String(decoding: bytes, as: UTF8.self) }
 
     package mutating func add(_ s: String) {
-        var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
+        if s.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            var s = s
+            s.withUTF8 { bytes.append(contentsOf: $0) }
+        }
     }
 
     package mutating func add(_ b: Bool) { b ? add("true") : add("false") }
@@ -323,7 +329,9 @@ package struct InputTextBuffer {
     /// As `RGBA.hex`: `#RRGGBB`, or `#RRGGBBAA` when not opaque.
     package mutating func add(_ c: RGBA) {
         func hex(_ v: UInt8) {
-            for d in [v >> 4, v & 15] { bytes.append(d < 10 ? 0x30 + d : 0x37 + d) }
+            let hi = v >> 4, lo = v & 15
+            bytes.append(hi < 10 ? 0x30 + hi : 0x37 + hi)
+            bytes.append(lo < 10 ? 0x30 + lo : 0x37 + lo)
         }
         bytes.append(UInt8(ascii: "#"))
         hex(RGBA.byte(c.r))
