@@ -2118,7 +2118,9 @@ and 41 %, and a theme colour redrew everything.) What an incremental run costs, 
 - **Every variant, drawn or not: about 0.4 s** for 8,640 — the manifest read (by the plain JSON
   reader, not `JSONDecoder`), every variant's scene resolved and digested, each group's cache entry
   read, the rules that fold a component's themes and the pass across components, the margins
-  compared, the report put in order. This is the whole run when nothing changed.
+  compared, the report put in order. This is the whole run when nothing changed. The digests are
+  about 0.07 s of CPU of it (0.21 s before): a scene's text is written as UTF-8 bytes into one
+  buffer, and SHA-256 uses the x86 SHA extensions where the processor has them (the same digests).
 - **Each variant drawn again: about 1.1 ms** of the run (2 jobs), more than a full run's 0.8 ms a
   variant, because a changed variant is a mismatch: its baseline is decoded (the largest part, as in
   a full run), its render compared pixel by pixel and hashed for folding, its group audited again.
@@ -2387,6 +2389,9 @@ A `SnapshotChecker` whose `candidates` folder is set stages the render of every 
 there (`SnapshotResult.candidate`) and writes the fingerprint beside them (`SnapshotReport.candidates`).
 `GlyphCore`'s `InputLog.recording { … }` notes every file read while the specs load, with its SHA-256
 (`SHA256`, also used for the fonts' hashes); `InputRecord.list` turns it into the report's `inputs`.
+`SHA256` computes with the x86 SHA extensions (`CGlyphSys/sha256.c`) on an x86_64 processor that
+has them with SSE4.1 and SSSE3 (cpuid, asked once), else with its portable Swift code; the tests
+check both against the FIPS 180-4 examples and each other.
 | `ImageDiff.swift` | `ImageDiff.compareFiles` / `compareFolders` / `pair` for `glyphaudit diff` |
 
 `SnapshotChecker.run(_:jobs:)` renders and checks a plan. A command that has already rendered

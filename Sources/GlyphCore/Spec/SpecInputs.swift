@@ -16,7 +16,14 @@ public final class SpecInputs: @unchecked Sendable {
     private let global: [String]
     private let scoped: [String: [String]]
     private let lock = NSLock()
-    private var digests: [String: String] = [:]
+    /// `keysDigest(of:)` by the variant's size, theme and state (its scopes).
+    private var digests: [ScopeNames: String] = [:]
+
+    private struct ScopeNames: Hashable {
+        var size: String
+        var theme: String
+        var state: ControlState
+    }
 
     public init(_ spec: Spec) {
         var keys = spec.writtenKeys
@@ -117,7 +124,7 @@ public final class SpecInputs: @unchecked Sendable {
 
     /// The SHA-256 of the keys that feed `variant` and their values (one `key=value` line each, sorted).
     public func keysDigest(of variant: Variant) -> String {
-        let id = Self.scopes(of: variant).joined(separator: "\n")
+        let id = ScopeNames(size: variant.size, theme: variant.theme, state: variant.state)
         lock.lock()
         if let d = digests[id] { lock.unlock(); return d }
         lock.unlock()
@@ -170,48 +177,185 @@ extension Scene {
     /// how it is drawn), label (text, size, weight, boxes) and path. Two scenes draw alike exactly
     /// when their texts are equal (given the same renderer).
     public var inputText: String {
-        // Appended piece by piece into one buffer (a digest is taken of every variant's scene).
-        var out = "scene 1 "
-        out.reserveCapacity(1024)
-        out += variant.id
-        out += " \(control.rawValue) \(variant.scale)x canvas "
-        Self.text(canvas, into: &out)
-        out += "\n"
-        for p in parts {
-            out += "\(p.kind.rawValue) \(p.name) \(p.role.rawValue) "
-            Self.text(p.rect, into: &out)
-            out += " r\(p.cornerRadius) w\(p.lineWidth) \(p.shape.rawValue) \(p.mark.rawValue)"
-            if let c = p.color { out += " \(c.authored.hex)/\(c.seen.hex)" }
-            if let b = p.beneath { out += " on \(b.rawValue)" }
-            if let i = p.image {
-                out += " image \(i.drawn(scale: variant.scale).contentDigest) \(i.template) \(i.opacity) \(i.stretch) \(i.dark) \(i.highContrast)"
-            }
-            if let l = p.label {
-                out += " label \(l.text.debugDescription) \(l.points) \(l.bold) \(Self.text(l.box)) \(Self.text(l.ink)) \(Self.text(l.frame))"
-                if let clip = l.clip { out += " clip \(Self.text(clip))" }
-            }
-            if let m = p.path {
-                out += " path \(m.d.debugDescription) \(Self.text(m.viewBox)) \(m.stroke.map { "\($0)" } ?? "fill") \(m.lineCap.rawValue) \(m.lineJoin.rawValue)"
-            }
-            out += "\n"
+        var out = InputTextBuffer()
+        appendInputText(to: &out)
+        return out.string
+    }
+
+    /// `inputText`'s bytes, appended to `out` (a digest is taken of every variant's scene: written
+    /// as UTF-8 bytes into one buffer, with no string per piece).
+    package func appendInputText(to out: inout InputTextBuffer) {
+        out.add("scene 1 ")
+        out.add(variant.id)
+        out.add(" ")
+        out.add(control.rawValue)
+        out.add(" ")
+        out.add(variant.scale)
+        out.add("x canvas ")
+        out.add(canvas)
+        out.add("\n")
+        // By index: each part is borrowed, not copied (with its colour sources, label and path).
+        for i in parts.indices { Self.appendInputText(of: parts[i], scale: variant.scale, to: &out) }
+    }
+
+    /// One part's line of `inputText`.
+    private static func appendInputText(of p: ScenePart, scale: Int, to out: inout InputTextBuffer) {
+        out.add(p.kind.rawValue)
+        out.add(" ")
+        out.add(p.name)
+        out.add(" ")
+        out.add(p.role.rawValue)
+        out.add(" ")
+        out.add(p.rect)
+        out.add(" r")
+        out.add(p.cornerRadius)
+        out.add(" w")
+        out.add(p.lineWidth)
+        out.add(" ")
+        out.add(p.shape.rawValue)
+        out.add(" ")
+        out.add(p.mark.rawValue)
+        if let authored = p.color?.authored, let seen = p.color?.seen {
+            out.add(" ")
+            out.add(authored)
+            out.add("/")
+            out.add(seen)
         }
-        return out
+        if let b = p.beneath {
+            out.add(" on ")
+            out.add(b.rawValue)
+        }
+        if let i = p.image {
+            out.add(" image ")
+            out.add(i.drawn(scale: scale).contentDigest)
+            out.add(" ")
+            out.add(i.template)
+            out.add(" ")
+            out.add(i.opacity)
+            out.add(" ")
+            out.add(i.stretch)
+            out.add(" ")
+            out.add(i.dark)
+            out.add(" ")
+            out.add(i.highContrast)
+        }
+        if let l = p.label {
+            out.add(" label ")
+            out.addQuoted(l.text)
+            out.add(" ")
+            out.add(l.points)
+            out.add(" ")
+            out.add(l.bold)
+            out.add(" ")
+            out.add(l.box)
+            out.add(" ")
+            out.add(l.ink)
+            out.add(" ")
+            out.add(l.frame)
+            if let clip = l.clip {
+                out.add(" clip ")
+                out.add(clip)
+            }
+        }
+        if let m = p.path {
+            out.add(" path ")
+            out.addQuoted(m.d)
+            out.add(" ")
+            out.add(m.viewBox)
+            out.add(" ")
+            if let stroke = m.stroke { out.add(stroke) } else { out.add("fill") }
+            out.add(" ")
+            out.add(m.lineCap.rawValue)
+            out.add(" ")
+            out.add(m.lineJoin.rawValue)
+        }
+        out.add("\n")
+    }
+}
+
+/// The UTF-8 bytes of a text built piece by piece, each piece spelled as string interpolation spells
+/// it (`"\(x)"`): `Scene.inputText` and the text `VariantInputs.digest` hashes.
+package struct InputTextBuffer {
+    package private(set) var bytes: [UInt8] = []
+
+    package init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+
+    /// The text.
+    package var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    package mutating func add(_ s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
+            var s = s
+            s.withUTF8 { bytes.append(contentsOf: $0) }
+        }
     }
 
-    static func text(_ r: Rect) -> String {
-        var out = ""
-        text(r, into: &out)
-        return out
+    package mutating func add(_ b: Bool) { b ? add("true") : add("false") }
+
+    package mutating func add(_ n: Int) {
+        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        addDigits(n.magnitude)
     }
 
-    static func text(_ r: Rect, into out: inout String) {
-        r.x.write(to: &out)
-        out += ","
-        r.y.write(to: &out)
-        out += ","
-        r.width.write(to: &out)
-        out += "x"
-        r.height.write(to: &out)
+    /// As `Double.write(to:)` (interpolation): an integral value below 10^15 as its digits and `.0`
+    /// (Swift's shortest form, written here without formatting); any other number by `description`
+    /// (the same text), a NaN by `write(to:)` (which adds its payload).
+    package mutating func add(_ v: Double) {
+        if v == v.rounded(.towardZero), abs(v) < 1e15 {
+            if v.sign == .minus { bytes.append(UInt8(ascii: "-")) }
+            addDigits(UInt(abs(v)))
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0"))
+        } else if !v.isNaN {
+            add(v.description)
+        } else {
+            var text = ""
+            v.write(to: &text)
+            add(text)
+        }
+    }
+
+    /// `x,y,widthxheight`.
+    package mutating func add(_ r: Rect) {
+        add(r.x)
+        add(",")
+        add(r.y)
+        add(",")
+        add(r.width)
+        add("x")
+        add(r.height)
+    }
+
+    /// As `RGBA.hex`: `#RRGGBB`, or `#RRGGBBAA` when not opaque.
+    package mutating func add(_ c: RGBA) {
+        func hex(_ v: UInt8) {
+            let hi = v >> 4, lo = v & 15
+            bytes.append(hi < 10 ? 0x30 + hi : 0x37 + hi)
+            bytes.append(lo < 10 ? 0x30 + lo : 0x37 + lo)
+        }
+        bytes.append(UInt8(ascii: "#"))
+        hex(RGBA.byte(c.r))
+        hex(RGBA.byte(c.g))
+        hex(RGBA.byte(c.b))
+        let alpha = RGBA.byte(c.a)
+        if alpha != 255 { hex(alpha) }
+    }
+
+    /// As `String.debugDescription`: quoted, and a string of printable ASCII other than `"`, `'` and
+    /// `\\` as it is (the rest by `debugDescription`, which escapes).
+    package mutating func addQuoted(_ s: String) {
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "'") && $0 != UInt8(ascii: "\\") }) {
+            bytes.append(UInt8(ascii: "\""))
+            add(s)
+            bytes.append(UInt8(ascii: "\""))
+        } else {
+            add(s.debugDescription)
+        }
+    }
+
+    private mutating func addDigits(_ n: UInt) {
+        if n >= 10 { addDigits(n / 10) }
+        bytes.append(0x30 + UInt8(n % 10))
     }
 }
 
@@ -220,13 +364,15 @@ extension Scene {
 /// component and version, sorted). Equal digests, same pixels.
 public enum VariantInputs {
     public static func digest(scene: Scene, keysDigest: String, renderer: String) -> String {
-        var text = scene.inputText
-        text += "keys "
-        text += keysDigest
-        text += "\nrenderer "
-        text += renderer
-        text += "\n"
-        return SHA256.hex(text)
+        // `inputText`, `keys <keysDigest>`, `renderer <renderer>`, in one buffer of bytes.
+        var text = InputTextBuffer(capacity: 1024 + renderer.utf8.count)
+        scene.appendInputText(to: &text)
+        text.add("keys ")
+        text.add(keysDigest)
+        text.add("\nrenderer ")
+        text.add(renderer)
+        text.add("\n")
+        return text.bytes.withUnsafeBytes { SHA256.hex($0) }
     }
 
     /// The renderer's components as one text (`name=version` lines, sorted), for `digest`.

@@ -1,9 +1,26 @@
+import CGlyphSys
 import Foundation
 
 /// SHA-256 (FIPS 180-4): the content hash of a font file in the renderer fingerprint, of each input
 /// file a run read (`InputLog`, the report's `inputs`, checked by `accept`), of an image file, and of a
 /// variant's resolved inputs in the snapshot manifest (`VariantInputs`).
+///
+/// Two implementations of the same function: on an x86_64 processor with the SHA extensions (and
+/// SSE4.1, SSSE3; asked once per process with cpuid) the C one in CGlyphSys (sha256.c), elsewhere
+/// the portable one below, which is the reference the tests compare the other with.
 public enum SHA256 {
+    /// Which implementation computes a digest (the tests run both).
+    package enum Implementation: Sendable, CaseIterable {
+        /// The x86 SHA extensions (`glyph_sha256`), where `hardwareAvailable`; the portable code elsewhere.
+        case hardware
+        /// The Swift code below.
+        case portable
+    }
+
+    /// Whether this process computes digests with the x86 SHA extensions.
+    package static let hardwareAvailable = glyph_sha256_hardware() != 0
+
+
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -17,6 +34,18 @@ public enum SHA256 {
 
     /// The digest of `bytes` as 64 lowercase hex digits.
     public static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
+        hex(bytes, using: hardwareAvailable ? .hardware : .portable)
+    }
+
+    /// The digest of `bytes` by one implementation (`.hardware` falls back to `.portable` where the
+    /// processor lacks the SHA extensions).
+    package static func hex(_ bytes: UnsafeRawBufferPointer, using implementation: Implementation) -> String {
+        if implementation == .hardware && hardwareAvailable {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+                _ = glyph_sha256(bytes.baseAddress, bytes.count, digest.baseAddress!)
+                return hexDigits(UnsafeBufferPointer(digest))
+            }
+        }
         // The message schedule in one temporary buffer and the state in a value: no allocation or
         // exclusivity check per block (a mismatch's change digest hashes both renders' pixels).
         var state = State()
@@ -39,10 +68,24 @@ public enum SHA256 {
             }
         }
         let h = state.h
-        return [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7].map { v in
-            let s = String(v, radix: 16)
-            return String(repeating: "0", count: 8 - s.count) + s
-        }.joined()
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+            for (i, v) in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7].enumerated() {
+                for j in 0..<4 { digest[4 * i + j] = UInt8(truncatingIfNeeded: v >> (24 - 8 * UInt32(j))) }
+            }
+            return hexDigits(UnsafeBufferPointer(digest))
+        }
+    }
+
+    /// 32 bytes as 64 lowercase hex digits.
+    private static func hexDigits(_ digest: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: 64) { out in
+            for (i, b) in digest.enumerated() {
+                let hi = b >> 4, lo = b & 15
+                out[2 * i] = hi < 10 ? 0x30 + hi : 0x57 + hi
+                out[2 * i + 1] = lo < 10 ? 0x30 + lo : 0x57 + lo
+            }
+            return 64
+        }
     }
 
     /// The hash state (FIPS 180-4, 6.2.2).
@@ -70,6 +113,10 @@ public enum SHA256 {
     }
 
     public static func hex(_ data: Data) -> String { data.withUnsafeBytes { hex($0) } }
+
+    package static func hex(_ data: Data, using implementation: Implementation) -> String {
+        data.withUnsafeBytes { hex($0, using: implementation) }
+    }
 
     @inline(__always)
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
