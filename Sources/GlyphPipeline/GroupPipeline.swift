@@ -65,22 +65,45 @@ extension Pipeline {
             // one's serial steps (reading cache entries, the rules that fold its themes) overlap the
             // other's drawing. Their parts are merged in this order (the pass across components
             // first), so the result does not depend on which finished first.
+            // The largest components (by pixels) start first, so that the two finish together.
             let timed = timer != nil
-            let done = parallelMap(components.count + 1, jobs: min(2, jobs)) { c in
-                Result {
+            let pixels = components.map { slice in slice.reduce(0.0) { sum, item in
+                let c = item.layout.canvas, k = Double(item.variant.scale)
+                return sum + c.width * c.height * k * k
+            } }
+            let start = [0] + components.indices.sorted { (pixels[$0], $1) > (pixels[$1], $0) }.map { $0 + 1 }
+            let started = parallelMap(components.count + 1, jobs: min(2, jobs)) { k in
+                let c = start[k]
+                return Result {
                     c == 0 ? try acrossPass()
                         : try groupComponent(components[c - 1], spec: spec, owned: owned, options: options, drawing: drawing, timed: timed)
                 }
             }
+            var done = started
+            for (k, c) in start.enumerated() { done[c] = started[k] }
             let acrossPart = try done[0].get()
             found += acrossPart.found
-            for numbers in acrossPart.numbers { merge(numbers) }
-            let parts = done.dropFirst()
+            let acrossNumbers = acrossPart.numbers.first ?? [:]
+            merge(acrossNumbers)
+            let parts = Array(done.dropFirst())
+            // Each component's numbers merged on its own, in parallel (a variant is in one component),
+            // the pass across components' first: what merging them all in order gives.
+            let tables = parallelMap(parts.count, jobs: jobs) { c -> [String: [String: Double]] in
+                guard case .success(let part) = parts[c] else { return [:] }
+                var table: [String: [String: Double]] = [:]
+                for numbers in part.numbers {
+                    for id in numbers.keys where table[id] == nil {
+                        if let first = acrossNumbers[id] { table[id] = first }
+                    }
+                    AuditMargins.merge(numbers, into: &table)
+                }
+                return table
+            }
             let share = (across?.all ?? [:]).mapValues { $0 / UInt64(max(1, components.count)) }
-            for (slice, result) in zip(components, parts) {
+            for (c, (slice, result)) in zip(components, parts).enumerated() {
                 let part = try result.get()
                 found += part.found
-                for numbers in part.numbers { merge(numbers) }
+                for (id, table) in tables[c] where ownIDs?.contains(id) ?? true { margins[id] = table }
                 snapshotResults += part.snapshotResults
                 resultOrder += part.resultOrder.map(order)
                 inputs += part.inputs
@@ -95,17 +118,22 @@ extension Pipeline {
 
         // Snapshot results and inputs in plan order, as a whole run gives them.
         // (Sorted by their plan index, kept beside them: the same order as by each one's id's index.)
-        func sorted<T>(_ list: [T], by keys: [Int]) -> [T] {
+        @Sendable func sorted<T>(_ list: [T], by keys: [Int]) -> [T] {
             precondition(list.count == keys.count, "one order key per element")
             return keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { list[$0] }
         }
-        snapshotResults = sorted(snapshotResults, by: resultOrder)
-        inputs = sorted(inputs, by: inputOrder)
         variants.sort { $0.index < $1.index }
-        let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
-        let snapshots = options.snapshots.map { checker in
-            checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs, margins: options.auditor == nil ? [:] : margins)
-        }
+        // The audit and the check concluded at once.
+        let (unsortedResults, unsortedInputs, allFound, allMargins) = (snapshotResults, inputs, found, margins)
+        let (resultKeys, inputKeys) = (resultOrder, inputOrder)
+        let (audit, snapshots) = concurrently(jobs: jobs, {
+            options.auditor.map { $0.conclude(allFound, presets: plan.specs.map(\.name), variants: plan.items.count) }
+        }, {
+            options.snapshots.map { checker in
+                checker.conclude(sorted(unsortedResults, by: resultKeys), specs: plan.specs, inputs: sorted(unsortedInputs, by: inputKeys),
+                                 margins: options.auditor == nil ? [:] : allMargins)
+            }
+        })
         return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins, timings: timer?.timings)
     }
 

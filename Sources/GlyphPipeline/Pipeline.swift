@@ -470,7 +470,19 @@ extension Pipeline {
         if job.staging { report.inputs = job.inputs }
         report.snapshotGroups = done.snapshots?.groups
         report.timings = done.timings
+        let checked = done.snapshots
+        // The run's own tables (every variant's margins, the manifest read, the audit cache) are
+        // released on another thread while the report is put in order.
+        let tables = Released((done, options, checker))
+        DispatchQueue.global(qos: .utility).async { tables.release() }
         report.canonicalize()
-        return RunOutcome(report: report, audit: audit, snapshots: done.snapshots)
+        return RunOutcome(report: report, audit: audit, snapshots: checked)
     }
+}
+
+/// Holds values until `release()`: the last reference dropped on the thread that calls it.
+final class Released<T>: @unchecked Sendable {
+    private var value: T?
+    init(_ value: T) { self.value = value }
+    func release() { value = nil }
 }

@@ -45,3 +45,18 @@ final class UnsafeSendableBuffer<T>: @unchecked Sendable {
 
 /// The number of cores, for `--jobs` by default.
 public var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+/// Runs `a` and `b` at once (on two threads when `jobs` > 1) and returns both results.
+public func concurrently<A: Sendable, B: Sendable>(jobs: Int, _ a: @Sendable () -> A, _ b: @Sendable () -> B) -> (A, B) {
+    let first = UnsafeSendableBuffer<A?>(count: 1)
+    let second = UnsafeSendableBuffer<B?>(count: 1)
+    DispatchQueue.concurrentPerform(iterations: jobs > 1 ? 2 : 1) { i in
+        if jobs > 1 {
+            if i == 0 { first.set(0, a()) } else { second.set(0, b()) }
+        } else {
+            first.set(0, a())
+            second.set(0, b())
+        }
+    }
+    return (first.values[0]!, second.values[0]!)
+}
