@@ -20,25 +20,35 @@ extension Pipeline {
         let drawing = CairoDrawing()
         let jobs = options.jobs
         let owned = Set(plan.items.map(\.index))
-        var found: [Finding] = []
-        var snapshotResults: [SnapshotResult] = []
-        var inputs: [VariantInput] = []
-        // The plan index of each snapshot result and input (Int.max: not this run's), to sort them.
-        var resultOrder: [Int] = []
-        var inputOrder: [Int] = []
-        func order(_ index: Int) -> Int { owned.contains(index) ? index : Int.max }
-        var margins: [String: [String: Double]] = [:]
-        var variants: [VariantRecord] = []
-        variants.reserveCapacity(plan.items.count)
+        // What the run gathers, each part added as it is done (under the lock: parts are worked
+        // two at a time), so that no part is kept longer than its merge.
+        struct Gathered: Sendable {
+            var found: [Finding] = []
+            var snapshotResults: [SnapshotResult] = []
+            var inputs: [VariantInput] = []
+            // The plan index of each snapshot result and input (Int.max: not this run's), to sort them.
+            var resultOrder: [Int] = []
+            var inputOrder: [Int] = []
+            var margins: [String: [String: Double]] = [:]
+            var variants: [VariantRecord] = []
+            /// The first error of a part, by its place in the run.
+            var error: (place: Int, error: Error)?
+            /// Each component's drawing and rule times, by its place in the preset (timed runs).
+            var times: [(place: Int, rendered: UInt64, rules: [String: UInt64])] = []
+        }
+        var first = Gathered()
+        first.variants.reserveCapacity(plan.items.count)
+        first.margins.reserveCapacity(plan.items.count)
+        let gathered = Mutex(first)
         // The numbers of this run's own variants (a shard's), for the manifest and the margin findings.
         let ownIDs = plan.shard == nil ? nil : Set(plan.items.map(\.variant.id))
-        func merge(_ numbers: [String: [String: Double]]) {
-            AuditMargins.merge(ownIDs.map { own in numbers.filter { own.contains($0.key) } } ?? numbers, into: &margins)
+        @Sendable func own(_ numbers: [String: [String: Double]]) -> [String: [String: Double]] {
+            ownIDs.map { own in numbers.filter { own.contains($0.key) } } ?? numbers
         }
         var timer = options.timed ? PipelineTimer() : nil
         let ruleOrder = options.auditor?.rules.map(\.id) ?? []
+        var place = 0
 
-        margins.reserveCapacity(plan.items.count)
         for (spec, items) in presetSlices(plan.specs, plan.all) where items.contains(where: { owned.contains($0.index) }) {
             let sliceStart = PipelineTimer.now()
             defer { timer?.preset(spec.name, PipelineTimer.now() - sliceStart) }
@@ -63,79 +73,111 @@ extension Pipeline {
             }
             // The pass across components and the components, two at a time (each parallel inside):
             // one's serial steps (reading cache entries, the rules that fold its themes) overlap the
-            // other's drawing. Their parts are merged in this order (the pass across components
-            // first), so the result does not depend on which finished first.
-            // The largest components (by pixels) start first, so that the two finish together.
+            // other's drawing. Each part is added as it is done: the findings, results and records
+            // are put in order afterwards; a variant is in one component, and the pass across
+            // components' numbers win over a component's (as when it was merged first), so the
+            // result does not depend on which finished first. The largest components (by pixels)
+            // start first, so that the two finish together; two at a time only while each is small,
+            // so that memory stays bounded by the largest component, as in a whole run
+            // (docs/performance.md).
             let timed = timer != nil
             let pixels = components.map { slice in slice.reduce(0.0) { sum, item in
                 let c = item.layout.canvas, k = Double(item.variant.scale)
                 return sum + c.width * c.height * k * k
             } }
             let start = [0] + components.indices.sorted { (pixels[$0], $1) > (pixels[$1], $0) }.map { $0 + 1 }
-            let started = parallelMap(components.count + 1, jobs: min(2, jobs)) { k in
+            let together = components.allSatisfy { $0.count <= Self.concurrentComponentVariants } ? min(2, jobs) : 1
+            let base = place
+            place += components.count + 1
+            var acrossNumbers: [String: [String: Double]] = [:]
+            let acrossFound = Mutex<([Finding], [String: [String: Double]])>(([], [:]))
+            _ = parallelMap(components.count + 1, jobs: together) { k -> Bool in
                 let c = start[k]
-                return Result {
-                    c == 0 ? try acrossPass()
+                let part: ComponentPart
+                do {
+                    part = c == 0 ? try acrossPass()
                         : try groupComponent(components[c - 1], spec: spec, owned: owned, options: options, drawing: drawing, timed: timed)
-                }
-            }
-            var done = started
-            for (k, c) in start.enumerated() { done[c] = started[k] }
-            let acrossPart = try done[0].get()
-            found += acrossPart.found
-            let acrossNumbers = acrossPart.numbers.first ?? [:]
-            merge(acrossNumbers)
-            let parts = Array(done.dropFirst())
-            // Each component's numbers merged on its own, in parallel (a variant is in one component),
-            // the pass across components' first: what merging them all in order gives.
-            let tables = parallelMap(parts.count, jobs: jobs) { c -> [String: [String: Double]] in
-                guard case .success(let part) = parts[c] else { return [:] }
-                var table: [String: [String: Double]] = [:]
-                for numbers in part.numbers {
-                    for id in numbers.keys where table[id] == nil {
-                        if let first = acrossNumbers[id] { table[id] = first }
+                } catch {
+                    gathered.withLock { g in
+                        if g.error == nil || g.error!.place > base + c { g.error = (base + c, error) }
                     }
-                    AuditMargins.merge(numbers, into: &table)
+                    return false
                 }
-                return table
+                if c == 0 {
+                    acrossFound.withLock { $0 = (part.found, part.numbers.first ?? [:]) }
+                    return true
+                }
+                // The component's numbers merged in its order (first number of a name kept), outside the lock.
+                var table: [String: [String: Double]] = [:]
+                for numbers in part.numbers { AuditMargins.merge(numbers, into: &table) }
+                table = own(table)
+                gathered.withLock { g in
+                    g.found += part.found
+                    for (id, t) in table { g.margins[id] = t }
+                    g.snapshotResults += part.snapshotResults
+                    g.resultOrder += part.resultOrder
+                    g.inputs += part.inputs
+                    g.inputOrder += part.inputOrder
+                    g.variants += part.variants
+                    if let rules = part.ruleTimes { g.times.append((c - 1, part.rendered, rules)) }
+                }
+                return true
             }
-            let share = (across?.all ?? [:]).mapValues { $0 / UInt64(max(1, components.count)) }
-            for (c, (slice, result)) in zip(components, parts).enumerated() {
-                let part = try result.get()
-                found += part.found
-                for (id, table) in tables[c] where ownIDs?.contains(id) ?? true { margins[id] = table }
-                snapshotResults += part.snapshotResults
-                resultOrder += part.resultOrder.map(order)
-                inputs += part.inputs
-                inputOrder += part.inputOrder.map(order)
-                variants += part.variants
-                if let ruleTimes = part.ruleTimes {
-                    timer?.component(spec.name, slice[0].variant.component, setting: slice[0].variant.setting, render: part.rendered,
-                                     rules: ruleTimes.merging(share, uniquingKeysWith: +), ruleOrder: ruleOrder)
+            let (found, numbers) = acrossFound.withLock { $0 }
+            acrossNumbers = own(numbers)
+            try gathered.withLock { g throws in
+                if let e = g.error { throw e.error }
+                g.found += found
+                // The pass across components' numbers first: they win over a component's.
+                for (id, m) in acrossNumbers {
+                    if let i = g.margins.index(forKey: id) {
+                        g.margins.values[i].merge(m) { _, across in across }
+                    } else {
+                        g.margins[id] = m
+                    }
+                }
+                if let timer0 = timer {
+                    var t = timer0
+                    let share = (across?.all ?? [:]).mapValues { $0 / UInt64(max(1, components.count)) }
+                    for time in g.times.sorted(by: { $0.place < $1.place }) {
+                        let slice = components[time.place]
+                        t.component(spec.name, slice[0].variant.component, setting: slice[0].variant.setting, render: time.rendered,
+                                    rules: time.rules.merging(share, uniquingKeysWith: +), ruleOrder: ruleOrder)
+                    }
+                    timer = t
+                    g.times = []
                 }
             }
         }
+        var (found, snapshotResults, inputs, margins, variants, resultOrder, inputOrder) = gathered.withLock { g in
+            (g.found, g.snapshotResults, g.inputs, g.margins, g.variants, g.resultOrder.map { owned.contains($0) ? $0 : Int.max },
+             g.inputOrder.map { owned.contains($0) ? $0 : Int.max })
+        }
+        gathered.withLock { $0 = Gathered() }
 
         // Snapshot results and inputs in plan order, as a whole run gives them.
         // (Sorted by their plan index, kept beside them: the same order as by each one's id's index.)
-        @Sendable func sorted<T>(_ list: [T], by keys: [Int]) -> [T] {
+        func sorted<T>(_ list: [T], by keys: [Int]) -> [T] {
             precondition(list.count == keys.count, "one order key per element")
             return keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { list[$0] }
         }
+        snapshotResults = sorted(snapshotResults, by: resultOrder)
+        inputs = sorted(inputs, by: inputOrder)
         variants.sort { $0.index < $1.index }
         // The audit and the check concluded at once.
-        let (unsortedResults, unsortedInputs, allFound, allMargins) = (snapshotResults, inputs, found, margins)
-        let (resultKeys, inputKeys) = (resultOrder, inputOrder)
+        let (allResults, allInputs, allFound, allMargins) = (snapshotResults, inputs, found, margins)
         let (audit, snapshots) = concurrently(jobs: jobs, {
             options.auditor.map { $0.conclude(allFound, presets: plan.specs.map(\.name), variants: plan.items.count) }
         }, {
             options.snapshots.map { checker in
-                checker.conclude(sorted(unsortedResults, by: resultKeys), specs: plan.specs, inputs: sorted(unsortedInputs, by: inputKeys),
-                                 margins: options.auditor == nil ? [:] : allMargins)
+                checker.conclude(allResults, specs: plan.specs, inputs: allInputs, margins: options.auditor == nil ? [:] : allMargins)
             }
         })
         return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins, timings: timer?.timings)
     }
+
+    /// The most variants a component may have for a run by groups to work two components at a time.
+    static let concurrentComponentVariants = 1_024
 
     /// What one component gives a run by groups, in the order the run takes it.
     struct ComponentPart: Sendable {
