@@ -38,7 +38,7 @@ struct InputDigestTests {
     @Test("the SHA extensions and the portable code agree on every length 0…300 and on larger buffers at unaligned starts",
           .enabled(if: SHA256.hardwareAvailable, "this processor has no SHA extensions: only the portable code runs"))
     func implementationsAgree() {
-        var random = SplitMix64(seed: 0x5EED_D16E57)
+        var random = SplitMix(seed: 0x5EED_D16E57)
         let bytes = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         bytes.withUnsafeBytes { all in
             func agree(_ start: Int, _ count: Int) {
@@ -59,7 +59,7 @@ struct InputDigestTests {
 
     @Test("numbers, colours and quoted strings are written as interpolation writes them")
     func bufferPieces() {
-        var random = SplitMix64(seed: 42)
+        var random = SplitMix(seed: 42)
         var doubles: [Double] = [0, -0.0, 1, -1, 0.5, -2.25, 1e-7, 1e15 - 1, 1e15, 1e15 + 1, -1e15 + 1, 9_007_199_254_740_992,
                                  1e16, 123.456, .infinity, -.infinity, .nan, .ulpOfOne, .greatestFiniteMagnitude, 44, 3.0000000000000004]
         for _ in 0..<2_000 {
@@ -197,18 +197,5 @@ struct InputDigestTests {
             out += "\n"
         }
         return out
-    }
-}
-
-/// SplitMix64: a seeded, deterministic generator for the test data.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

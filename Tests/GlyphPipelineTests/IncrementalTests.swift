@@ -28,6 +28,16 @@ struct IncrementalTests {
         return job
     }
 
+    /// A preset written out as files in `folder`, its baselines recorded and its audits cached
+    /// (Dynamic Type L); the spec file's URL.
+    static func recordAndPrime(_ preset: String, in folder: TempFolder) throws -> URL {
+        for file in try Presets.standalone(preset) { folder.write("spec/" + file.path, file.text) }
+        let url = folder.url.appendingPathComponent("spec/\(preset).json")
+        _ = try Pipeline.run(try plan([try Spec.load(contentsOf: url)]), job(folder, "record", writes: .record))
+        _ = try Pipeline.run(try plan([try Spec.load(contentsOf: url)]), job(folder, "prime", incremental: true))
+        return url
+    }
+
     static func cacheFiles(_ folder: TempFolder) -> Int {
         let root = folder.url.appendingPathComponent("snapshots/\(AuditCache.folderName)")
         return (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }.count
@@ -76,10 +86,7 @@ struct IncrementalTests {
     @Test("a mutated spec: the changed size is drawn again, the rest reused, and the report is a full run's")
     func mutatedSpec() throws {
         let folder = TempFolder()
-        for file in try Presets.standalone("design-system-checkbox") { folder.write("ds/" + file.path, file.text) }
-        let url = folder.url.appendingPathComponent("ds/design-system-checkbox.json")
-        _ = try Pipeline.run(try Self.plan([try Spec.load(contentsOf: url)]), Self.job(folder, "record", writes: .record))
-        _ = try Pipeline.run(try Self.plan([try Spec.load(contentsOf: url)]), Self.job(folder, "prime", incremental: true))
+        let url = try Self.recordAndPrime("design-system-checkbox", in: folder)
         // sm's mark 1.5 → 2.25 pt.
         let text = try String(contentsOf: url, encoding: .utf8)
         try Data(text.replacingOccurrences(of: "\"markWeight\": 1.5", with: "\"markWeight\": 2.25").utf8).write(to: url)
@@ -122,10 +129,7 @@ struct IncrementalTests {
     @Test("a state's key changed: every group is drawn, its other states' variants are not compared, and the report is a full run's")
     func stateKey() throws {
         let folder = TempFolder()
-        for file in try Presets.standalone("swiftui-checkbox") { folder.write("sc/" + file.path, file.text) }
-        let url = folder.url.appendingPathComponent("sc/swiftui-checkbox.json")
-        _ = try Pipeline.run(try Self.plan([try Spec.load(contentsOf: url)]), Self.job(folder, "record", writes: .record))
-        _ = try Pipeline.run(try Self.plan([try Spec.load(contentsOf: url)]), Self.job(folder, "prime", incremental: true))
+        let url = try Self.recordAndPrime("swiftui-checkbox", in: folder)
         // appearance.checked.ring: true → false feeds the checked variants only (scope appearance.checked).
         let text = try String(contentsOf: url, encoding: .utf8)
         let checked = try #require(text.range(of: "\"checked\": {"))
