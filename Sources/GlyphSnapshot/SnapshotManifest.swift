@@ -186,7 +186,18 @@ public struct SnapshotManifest: Sendable, Equatable {
         let bodyStart = start.upperBound, bodyEnd = bytes.count - close.count
         guard bodyStart < bodyEnd, let top = try? JSONReader.parse(Data(bytes[..<start.lowerBound] + Array("\n  \"variants\" : {}\n}\n".utf8))),
               var m = head(top) else { return nil }
-        let lineStarts = [bodyStart] + (bodyStart..<bodyEnd).lazy.filter { bytes[$0] == 0x0A }.map { $0 + 1 }
+        // Where each line of the body starts (memchr: the scan is over the whole file).
+        let lineStarts = bytes.withUnsafeBufferPointer { p -> [Int] in
+            var starts = [bodyStart]
+            starts.reserveCapacity(bytes.count / 256)
+            guard let base = p.baseAddress else { return starts }
+            var at = bodyStart
+            while at < bodyEnd, let hit = memchr(base + at, 0x0A, bodyEnd - at) {
+                at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+                starts.append(at)
+            }
+            return starts
+        }
         // At least two chunks per core, each of 256 to 2,048 lines: a chunk's text and tree are
         // transient, a few MB at most (some 20 values a line: far under `Limits.jsonValues`).
         let cores = ProcessInfo.processInfo.activeProcessorCount
