@@ -2108,9 +2108,9 @@ Measured with `make bench` (load-10x18.json at Dynamic Type L and AX5, 8,640 var
 
 | change | full | incremental | share |
 |---|---|---|---|
-| nothing | 6.63–7.88 s | 0.28–0.32 s | **3.6–4.6 %** |
-| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 6.66–7.75 s | 0.75–0.85 s | **10.4–11.8 %** |
-| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 6.70–7.84 s | 0.90–1.21 s | 13.4–15.4 % |
+| nothing | 6.35–7.88 s | 0.24–0.32 s | **3.6–4.6 %** |
+| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 6.51–7.75 s | 0.71–0.85 s | **10.4–11.8 %** |
+| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 6.56–7.84 s | 0.90–1.21 s | 13.4–15.4 % |
 
 (The session before: 5.4–6.9 %, 11.8–14.7 % and 15.7–17.2 %; before that 8.7–9.8 %, 15.6–16.6 % and
 17.8–20.3 %; before variant groups, 12.1 %, 33 % and 41 %, and a theme colour redrew everything.)
