@@ -37,8 +37,13 @@ public struct SnapshotManifest: Sendable, Equatable {
 
     public init() {}
 
-    /// The audit numbers of every entry that has them, by variant id.
-    public var margins: [String: [String: Double]] { variants.compactMapValues(\.margins) }
+    /// The recorded audit numbers looked up by variant id, or nil when no entry records any
+    /// (`MarginPolicy.findings(recorded:after:variants:jobs:)`: the entries are read in place).
+    public var recordedMargins: (@Sendable (String) -> [String: Double]?)? {
+        guard variants.values.contains(where: { $0.margins != nil }) else { return nil }
+        let variants = variants
+        return { variants[$0]?.margins }
+    }
 
     /// A renderer's id in the manifest.
     public static func rendererID(_ components: [String: String]) -> String {
@@ -211,6 +216,8 @@ public struct SnapshotManifest: Sendable, Equatable {
             // Every line but the file's last ends with a comma.
             while let b = text.last, b == 0x20 || b == 0x0A { text = text.dropLast() }
             if text.last == UInt8(ascii: ",") { text = text.dropLast() }
+            // The lines as `fileData` writes them, read in place; any other chunk parsed as JSON.
+            if let fast = ManifestLines.entries(lineStarts[first..<last], in: bytes, end: text.endIndex) { return fast }
             guard let node = try? JSONReader.parse(Data([UInt8(ascii: "{")] + text + [UInt8(ascii: "}")])),
                   case .object(let members) = node.value else { return nil }
             var out: [(String, Entry)] = []
@@ -296,5 +303,142 @@ public final class ManifestInputs: @unchecked Sendable {
         let keys = spec.keysDigest(of: item.variant)
         return VariantInput(variant: item.variant, digest: VariantInputs.digest(scene: item.scene, keysDigest: keys, renderer: rendererText),
                             keysDigest: keys, inputs: spec)
+    }
+}
+
+/// The variant lines of a manifest exactly as `SnapshotManifest.fileData` writes them —
+/// `    "<id>" : {"digest":"…","keys":"…","margins":{"<name>":<number>,…},"renderer":"…"},` with
+/// `margins` optional — read in place, without a JSON tree. Strings without escapes or control
+/// characters, numbers in JSON's syntax, no name twice: whatever else a line holds (JSON that
+/// another writer laid out differently, or that the JSON reader refuses) is left to the JSON reader.
+enum ManifestLines {
+    /// The entries of the lines starting at `starts` (the last ending at `end`, its comma excluded),
+    /// or nil when one is not of that exact form.
+    static func entries(_ starts: ArraySlice<Int>, in bytes: [UInt8], end: Int) -> [(String, SnapshotManifest.Entry)]? {
+        bytes.withUnsafeBufferPointer { p in
+            var out: [(String, SnapshotManifest.Entry)] = []
+            out.reserveCapacity(starts.count)
+            var names = Names()
+            for k in starts.indices {
+                // A line ends before its comma and newline.
+                let lineEnd = k + 1 < starts.endIndex ? starts[k + 1] - 2 : end
+                var line = Cursor(p: p, i: starts[k], end: lineEnd)
+                guard lineEnd > starts[k], let e = line.entry(&names) else { return nil }
+                out.append(e)
+            }
+            return out
+        }
+    }
+
+    /// One line (without its comma), or nil when it is not of that exact form.
+    static func entry(of line: [UInt8]) -> (String, SnapshotManifest.Entry)? {
+        var names = Names()
+        return line.withUnsafeBufferPointer { p in
+            var cursor = Cursor(p: p, i: 0, end: p.count)
+            return cursor.entry(&names)
+        }
+    }
+
+    /// Each margin name and renderer id read once, shared by the entries (looked up by their bytes).
+    struct Names {
+        var known: [(bytes: [UInt8], text: String)] = []
+        var hint = 0
+
+        mutating func text(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+            // Names come in the same order in every line: the one after the last found first.
+            for k in known.indices {
+                let j = (hint + k) % known.count
+                if known[j].bytes.count == b.count, known[j].bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress!, b.baseAddress!, b.count) == 0 }) {
+                    hint = j + 1
+                    return known[j].text
+                }
+            }
+            guard let s = String(validating: b, as: UTF8.self) else { return nil }
+            known.append((Array(b), s))
+            hint = known.count
+            return s
+        }
+    }
+
+    /// A place in a line.
+    struct Cursor {
+        let p: UnsafeBufferPointer<UInt8>
+        var i: Int
+        let end: Int
+
+        mutating func literal(_ text: StaticString) -> Bool {
+            let n = text.utf8CodeUnitCount
+            guard i + n <= end, memcmp(p.baseAddress! + i, text.utf8Start, n) == 0 else { return false }
+            i += n
+            return true
+        }
+
+        /// A string's bytes up to its closing quote (the opening one read already).
+        mutating func stringBytes() -> UnsafeBufferPointer<UInt8>? {
+            let s = i
+            while i < end {
+                let c = p[i]
+                if c == UInt8(ascii: "\"") {
+                    i += 1
+                    return UnsafeBufferPointer(rebasing: p[s..<i - 1])
+                }
+                if c == UInt8(ascii: "\\") || c < 0x20 { return nil }
+                i += 1
+            }
+            return nil
+        }
+
+        mutating func string() -> String? { stringBytes().flatMap { String(validating: $0, as: UTF8.self) } }
+
+        mutating func entry(_ names: inout Names) -> (String, SnapshotManifest.Entry)? {
+            guard literal("    \""), let id = string(), literal(" : {\"digest\":\""), let digest = string(),
+                  literal(",\"keys\":\""), let keys = string() else { return nil }
+            var margins: [String: Double]?
+            if literal(",\"margins\":{") {
+                var table: [String: Double] = [:]
+                table.reserveCapacity(16)
+                if !literal("}") {
+                    while true {
+                        guard literal("\""), let nameBytes = stringBytes(), let name = names.text(nameBytes), literal(":"),
+                              let value = number(), table.updateValue(value, forKey: name) == nil else { return nil }
+                        if literal(",") { continue }
+                        guard literal("}") else { return nil }
+                        break
+                    }
+                }
+                margins = table
+            }
+            guard literal(",\"renderer\":\""), let rendererBytes = stringBytes(), let renderer = names.text(rendererBytes),
+                  literal("}"), i == end else { return nil }
+            return (id, SnapshotManifest.Entry(digest: digest, keys: keys, renderer: renderer, margins: margins))
+        }
+
+        mutating func digits() -> Int {
+            let s = i
+            while i < end, p[i] >= UInt8(ascii: "0"), p[i] <= UInt8(ascii: "9") { i += 1 }
+            return i - s
+        }
+
+        /// A number in JSON's syntax (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`), finite, read as
+        /// the JSON reader reads it.
+        mutating func number() -> Double? {
+            let start = i
+            if i < end, p[i] == UInt8(ascii: "-") { i += 1 }
+            let intStart = i
+            let n = digits()
+            guard n > 0, n == 1 || p[intStart] != UInt8(ascii: "0") else { return nil }
+            if i < end, p[i] == UInt8(ascii: ".") {
+                i += 1
+                guard digits() > 0 else { return nil }
+            }
+            if i < end, p[i] == UInt8(ascii: "e") || p[i] == UInt8(ascii: "E") {
+                i += 1
+                if i < end, p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") { i += 1 }
+                guard digits() > 0 else { return nil }
+            }
+            let text = UnsafeBufferPointer(rebasing: p[start..<i])
+            guard let v = JSONReader.exactNumber(text) ?? Double(String(decoding: text, as: UTF8.self)), v.isFinite else { return nil }
+            return v
+        }
     }
 }

@@ -21,6 +21,33 @@ struct JSONReaderTests {
         #expect(try parse(#"{"a": {"b": 1}}"#).stringTables == nil)
     }
 
+    @Test("numbers read as Double(String) reads their text: the exact fast path and the rest")
+    func numbers() throws {
+        // Edge cases of the fast path (Clinger's: at most 2^53, a power of ten within ±22) and beyond it.
+        var texts = ["0", "-0", "1", "-1", "0.1", "0.2", "0.3", "1.5", "-2e-3", "1E+2", "1e22", "1e23", "1e-22", "1e-23",
+                     "9007199254740992", "9007199254740993", "9007199254740991.5", "4.995014620112325", "64.1416015625",
+                     "0.000000000000000000000000001", "123456789012345678901234567890", "1.7976931348623157e308",
+                     "5e-324", "2.2250738585072014e-308", "0.1e1", "100e-2", "0.00", "1234.5678e-10", "7e0"]
+        // Seeded: integers, decimals of up to 20 digits, with and without exponents.
+        var random = SplitMix(seed: 0xD0_0B1E)
+        for _ in 0..<20_000 {
+            let digits = Int(random.next() % 20) + 1
+            var text = random.next() % 2 == 0 ? "-" : ""
+            var body = String(random.next() % 9 + 1)
+            for _ in 1..<digits { body += String(random.next() % 10) }
+            let point = Int(random.next() % UInt64(digits + 1))
+            if point > 0 && point < digits { body.insert(".", at: body.index(body.startIndex, offsetBy: point)) }
+            text += body
+            if random.next() % 3 == 0 { text += "e" + String(Int(random.next() % 61) - 30) }
+            texts.append(text)
+        }
+        for text in texts {
+            let expected = try #require(Double(text))
+            let read = try parse("[\(text)]").array?.first?.number
+            #expect(read?.bitPattern == expected.bitPattern, "\(text)")
+        }
+    }
+
     @Test("a duplicate key among few members and among many")
     func duplicates() {
         let few = #"{"a": 1, "b": 2, "a": 3}"#

@@ -59,6 +59,52 @@ struct ManifestReadTests {
         #expect(SnapshotManifest.parseByLines(Data(renamed.utf8))?.variants.count == m.variants.count + 1)
     }
 
+    @Test("the variant lines fileData writes are read in place, as the JSON reader reads them; any other line is left to it")
+    func linesInPlace() throws {
+        // Numbers in every form the writer gives (integers, exponents, 17 digits) and odd ids.
+        let numbers: [Double] = [0, -2.5, 1e-7, 7.005, 4.995014620112325, 1e300, -1e-300, 0.1 + 0.2, 123456789012345680, 64.1416015625, .leastNonzeroMagnitude]
+        var m = SnapshotManifest()
+        for (i, n) in numbers.enumerated() {
+            m.variants["p/é-\(i)/L/t/checked@2x"] = .init(digest: "d\(i)", keys: "k", renderer: "r1",
+                                                         margins: ["contrast.fill": n, "target-size": -n, "state-change.checked.normal": n * 3])
+        }
+        m.variants["p/none/L/t/checked@1x"] = .init(digest: "d", keys: "k", renderer: "r2", margins: nil)
+        m.variants["p/empty/L/t/checked@1x"] = .init(digest: "d", keys: "k", renderer: "r2", margins: [:])
+        let text = String(decoding: m.fileData(), as: UTF8.self)
+        let lines = text.components(separatedBy: "\n").filter { $0.hasPrefix("    \"p/") }.map { $0.hasSuffix(",") ? String($0.dropLast()) : $0 }
+        #expect(lines.count == m.variants.count)
+        func json(_ line: String) -> (String, SnapshotManifest.Entry)? {
+            guard let node = try? JSONReader.parse(Data(("{" + line + "}").utf8)), case .object(let members) = node.value,
+                  members.count == 1, let e = Optional(members[0].value), let digest = e["digest"]?.string, let keys = e["keys"]?.string,
+                  let renderer = e["renderer"]?.string else { return nil }
+            let margins = e["margins"].flatMap { $0.value == .null ? nil : $0.numberTable }
+            return (members[0].key, SnapshotManifest.Entry(digest: digest, keys: keys, renderer: renderer, margins: margins))
+        }
+        for line in lines {
+            let inPlace = try #require(ManifestLines.entry(of: Array(line.utf8)), "\(line)")
+            let read = try #require(json(line))
+            #expect(inPlace.0 == read.0 && inPlace.1 == read.1, "\(line)")
+            // Bit for bit (0.1 + 0.2 is not 0.3).
+            #expect(inPlace.1.margins?.mapValues(\.bitPattern) == read.1.margins?.mapValues(\.bitPattern))
+        }
+        // Lines of other forms, which JSON may or may not accept: left to the JSON reader.
+        let base = #"    "p/a/L/t/checked@1x" : {"digest":"d","keys":"k","margins":{"a":1,"b":2},"renderer":"r"}"#
+        #expect(ManifestLines.entry(of: Array(base.utf8)) != nil)
+        let numberLines = ["01", "1.", ".5", "+1", "-", "1e", "1e+", "NaN", "Infinity", "0x10", "1e999", "１"].map { n in
+            #"    "p/a/L/t/checked@1x" : {"digest":"d","keys":"k","margins":{"a":"# + n + #"},"renderer":"r"}"#
+        }
+        let odd = [#"    "p/\"q\"/L/t/checked@1x" : {"digest":"d","keys":"k","renderer":"r"}"#,   // an escape
+                   #"    "p/a/L/t/checked@1x" : {"digest":"d","keys":"k","margins":null,"renderer":"r"}"#,
+                   #"    "p/a/L/t/checked@1x" : {"digest":"d","keys":"k","margins":{"a":1,"a":2},"renderer":"r"}"#,  // a name twice
+                   #"    "p/a/L/t/checked@1x" : {"keys":"k","digest":"d","renderer":"r"}"#,    // another order
+                   #"    "p/a/L/t/checked@1x" : { "digest":"d","keys":"k","renderer":"r"}"#,   // another layout
+                   #"    "p/a/L/t/checked@1x" : {"digest":"d","keys":"k","renderer":"r"} "#,
+                   #"    "p/a/L/t/checked@1x" : {"digest":"d","keys":"k","renderer":"r","x":1}"#]
+        for line in odd + numberLines {
+            #expect(ManifestLines.entry(of: Array(line.utf8)) == nil, "\(line)")
+        }
+    }
+
     @Test("a manifest past 16 MiB (51,840 variants write 37 MiB) reads; one past 256 MiB is refused, naming the limit")
     func size() throws {
         var m = Self.sample

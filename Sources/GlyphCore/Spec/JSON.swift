@@ -295,9 +295,54 @@ public struct JSONReader {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits(&self) > 0 else { throw fail("invalid number") }
         }
+        if let v = bytes.withUnsafeBufferPointer({ Self.exactNumber(UnsafeBufferPointer(rebasing: $0[start..<index])) }) { return v }
         guard let v = Double(String(decoding: bytes[start..<index], as: UTF8.self)), v.isFinite else {
             throw fail("invalid number")
         }
         return v
+    }
+
+    /// Powers of ten a Double holds exactly.
+    private static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { p, _ in p * 10 } }
+
+    /// The value of a number of valid JSON syntax without building its text, when it can be
+    /// computed exactly (Clinger's fast path): its digits, without the point, form an integer of at
+    /// most 2^53 and its power of ten lies within ±22, so that one multiplication or division of
+    /// two exact Doubles rounds it correctly (as `Double(String)` does). Nil otherwise.
+    public static func exactNumber(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = text.startIndex
+        let negative = text[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0, exponent = 0
+        var fraction = false
+        while i < text.endIndex {
+            let b = text[i]
+            if b == UInt8(ascii: ".") { fraction = true; i += 1; continue }
+            guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") else { break }
+            // Leading zeros count for nothing; 19 digits still fit a UInt64.
+            if mantissa != 0 || b != UInt8(ascii: "0") { digits += 1 }
+            if digits > 19 { return nil }
+            mantissa = mantissa * 10 + UInt64(b - UInt8(ascii: "0"))
+            if fraction { exponent -= 1 }
+            i += 1
+        }
+        if i < text.endIndex {
+            // An exponent: e or E, an optional sign, digits.
+            i += 1
+            var sign = 1
+            if text[i] == UInt8(ascii: "-") { sign = -1; i += 1 } else if text[i] == UInt8(ascii: "+") { i += 1 }
+            var e = 0
+            while i < text.endIndex {
+                e = e * 10 + Int(text[i] - UInt8(ascii: "0"))
+                if e > 1_000 { return nil }
+                i += 1
+            }
+            exponent += sign * e
+        }
+        guard mantissa <= 1 << 53, abs(exponent) <= 22 else { return nil }
+        let m = Double(mantissa)
+        let v = exponent >= 0 ? m * exactPowers[exponent] : m / exactPowers[-exponent]
+        return negative ? -v : v
     }
 }
