@@ -102,7 +102,6 @@ enum AcceptCommand {
         let filter = try Selection.filter(args)
         let groupIDs = args.all(group)
         let (snapshots, _) = try CheckCommand.snapshotFolder(args)
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let forced = args.flag(force)
 
         // Everything is read and checked before anything is written.

@@ -26,7 +26,7 @@ struct SwitchPartsTests {
     }
 
     func raster(_ json: String, _ id: String) throws -> (Layout, Raster) {
-        let spec = try #require(try loadSpec(json).get())
+        let spec = try loadSpec(json).get()
         let v = try #require(spec.variants().first { $0.id == id }, "no variant \(id)")
         let layout = try Layout(spec: spec, variant: v)
         return (layout, Renderer.raster(layout, spec: spec))
@@ -119,7 +119,7 @@ struct SwitchPartsTests {
     @Test("Stroked marks on a switch: a tick in the knob is drawn by the checkbox's tick, 16 % of its side wide by default")
     func knobTick() throws {
         let json = Self.m3(##", "appearance": {"on": {"knobMark": {"kind": "check", "size": 16}}}"##)
-        let spec = try #require(try loadSpec(json).get())
+        let spec = try loadSpec(json).get()
         let v = try #require(spec.variants().first { $0.id == "m3/switch-md/L/default/on@2x" })
         let scene = Scene(spec: spec, layout: try Layout(spec: spec, variant: v))
         let tick = try #require(scene.parts.first { $0.kind == .mark })

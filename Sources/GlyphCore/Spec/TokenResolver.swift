@@ -286,14 +286,6 @@ public struct TokenResolver: Sendable {
         }
     }
 
-    /// The context of every modifier: `chosen`'s, else the modifier's `default`; nil for the
-    /// modifiers that have neither.
-    public func contexts(_ chosen: [String: String]) -> [String: String?] {
-        var out: [String: String?] = [:]
-        for m in modifiers { out[m.name] = chosen[m.name] ?? m.defaultContext }
-        return out
-    }
-
     /// The tokens of one resolution: each modifier in the context `contexts` gives it (all must be
     /// given, and known), the sources merged in resolution order.
     public func tokens(contexts: [String: String]) throws(InputError) -> TokenSet {
