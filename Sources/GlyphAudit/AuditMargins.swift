@@ -59,6 +59,19 @@ public final class AuditMargins: @unchecked Sendable {
         }
     }
 
+    /// Puts `numbers`' into `all` for the variants `all` has (a number of `numbers` wins), each
+    /// variant's table built once at its final size.
+    public static func override(_ all: inout [String: [String: Double]], with numbers: [String: [String: Double]]) {
+        for i in all.indices {
+            guard let m = numbers[all.keys[i]] else { continue }
+            let t = all.values[i]
+            var merged = [String: Double](minimumCapacity: t.count + m.count)
+            for (name, value) in t { merged[name] = value }
+            for (name, value) in m { merged[name] = value }
+            all.values[i] = merged
+        }
+    }
+
     /// Variant id → name → number.
     public var all: [String: [String: Double]] {
         lock.lock()

@@ -71,7 +71,16 @@ public struct MarginPolicy: Sendable, Equatable {
     /// loss's `before` and `after`, the `tolerance` and the number of variants; none when `off`.
     public func findings(before: [String: [String: Double]], after: [String: [String: Double]], variants: [Variant],
                          jobs: Int = 1) -> [Finding] {
-        guard let severity, !before.isEmpty else { return [] }
+        if before.isEmpty { return findings(recorded: nil, after: after, variants: variants, jobs: jobs) }
+        let recorded: @Sendable (String) -> [String: Double]? = { id in before[id] }
+        return findings(recorded: recorded, after: after, variants: variants, jobs: jobs)
+    }
+
+    /// The same with the recorded numbers looked up by variant id (a manifest's entries, read in
+    /// place: no table of them is built); nil when none are recorded.
+    public func findings(recorded before: (@Sendable (String) -> [String: Double]?)?, after: [String: [String: Double]],
+                         variants: [Variant], jobs: Int = 1) -> [Finding] {
+        guard let severity, let before else { return [] }
         struct Key: Hashable { let preset: String, component: String, name: String }
         var order: [Key] = []
         var lost: [Key: [(variant: Variant, before: Double, after: Double)]] = [:]
@@ -79,7 +88,7 @@ public struct MarginPolicy: Sendable, Equatable {
         let tolerance = tolerance
         let losses = parallelMap(variants.count, jobs: jobs) { i -> [(String, Double, Double)] in
             let id = variants[i].id
-            guard let old = before[id], let new = after[id] else { return [] }
+            guard let old = before(id), let new = after[id] else { return [] }
             return AuditMargins.losses(before: old, after: new, tolerance: tolerance)
         }
         for (variant, found) in zip(variants, losses) where !found.isEmpty {

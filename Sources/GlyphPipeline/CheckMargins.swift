@@ -43,8 +43,8 @@ extension Pipeline {
         // Each id's text built once.
         let keys = report.results.map { order[$0.id.description] ?? Int.max }
         report.results = keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { report.results[$0] }
-        let margins = policy.findings(before: checker.manifest?.margins ?? [:], after: done.margins, variants: plan.items.map(\.variant),
-                                      jobs: jobs)
+        let margins = policy.findings(recorded: checker.manifest?.recordedMargins, after: done.margins,
+                                      variants: plan.items.map(\.variant), jobs: jobs)
         return CheckOutcome(snapshots: report, margins: margins)
     }
 }

@@ -30,6 +30,9 @@ extension Pipeline {
             var resultOrder: [Int] = []
             var inputOrder: [Int] = []
             var margins: [String: [String: Double]] = [:]
+            /// The ids of the components gathered before the pass across components was done,
+            /// whose numbers do not hold its numbers yet.
+            var withoutAcross: Set<String> = []
             var variants: [VariantRecord] = []
             /// The first error of a part, by its place in the run.
             var error: (place: Int, error: Error)?
@@ -76,10 +79,11 @@ extension Pipeline {
             // other's drawing. Each part is added as it is done: the findings, results and records
             // are put in order afterwards; a variant is in one component, and the pass across
             // components' numbers win over a component's (as when it was merged first), so the
-            // result does not depend on which finished first. The largest components (by pixels)
-            // start first, so that the two finish together; two at a time only while each is small,
-            // so that memory stays bounded by the largest component, as in a whole run
-            // (docs/performance.md).
+            // result does not depend on which finished first. A component done after the pass across
+            // components (which starts first) takes that pass's numbers into its own there and then.
+            // The largest components (by pixels) start first, so that the two finish together; two at
+            // a time only while each is small, so that memory stays bounded by the largest
+            // component, as in a whole run (docs/performance.md).
             let timed = timer != nil
             let pixels = components.map { slice in slice.reduce(0.0) { sum, item in
                 let c = item.layout.canvas, k = Double(item.variant.scale)
@@ -89,8 +93,7 @@ extension Pipeline {
             let together = components.allSatisfy { $0.count <= Self.concurrentComponentVariants } ? min(2, jobs) : 1
             let base = place
             place += components.count + 1
-            var acrossNumbers: [String: [String: Double]] = [:]
-            let acrossFound = Mutex<([Finding], [String: [String: Double]])>(([], [:]))
+            let acrossFound = Mutex<(found: [Finding], numbers: [String: [String: Double]])?>(nil)
             _ = parallelMap(components.count + 1, jobs: together) { k -> Bool in
                 let c = start[k]
                 let part: ComponentPart
@@ -104,16 +107,21 @@ extension Pipeline {
                     return false
                 }
                 if c == 0 {
-                    acrossFound.withLock { $0 = (part.found, part.numbers.first ?? [:]) }
+                    let numbers = own(part.numbers.first ?? [:])
+                    acrossFound.withLock { $0 = (part.found, numbers) }
                     return true
                 }
-                // The component's numbers merged in its order (first number of a name kept), outside the lock.
+                // The component's numbers merged in its order (first number of a name kept), then the
+                // pass across components' (theirs win), outside the lock.
                 var table: [String: [String: Double]] = [:]
                 for numbers in part.numbers { AuditMargins.merge(numbers, into: &table) }
                 table = own(table)
+                let across = acrossFound.withLock { $0?.numbers }
+                if let across { AuditMargins.override(&table, with: across) }
                 gathered.withLock { g in
                     g.found += part.found
                     for (id, t) in table { g.margins[id] = t }
+                    if across == nil { g.withoutAcross.formUnion(table.keys) }
                     g.snapshotResults += part.snapshotResults
                     g.resultOrder += part.resultOrder
                     g.inputs += part.inputs
@@ -123,19 +131,21 @@ extension Pipeline {
                 }
                 return true
             }
-            let (found, numbers) = acrossFound.withLock { $0 }
-            acrossNumbers = own(numbers)
+            let (found, acrossNumbers) = acrossFound.withLock { $0 } ?? ([], [:])
             try gathered.withLock { g throws in
                 if let e = g.error { throw e.error }
                 g.found += found
-                // The pass across components' numbers first: they win over a component's.
+                // The pass across components' numbers, where a component's do not hold them yet: they
+                // win over a component's.
+                let late = !g.withoutAcross.isEmpty
                 for (id, m) in acrossNumbers {
                     if let i = g.margins.index(forKey: id) {
-                        g.margins.values[i].merge(m) { _, across in across }
+                        if late && g.withoutAcross.contains(id) { g.margins.values[i].merge(m) { _, across in across } }
                     } else {
                         g.margins[id] = m
                     }
                 }
+                g.withoutAcross = []
                 if let timer0 = timer {
                     var t = timer0
                     let share = (across?.all ?? [:]).mapValues { $0 / UInt64(max(1, components.count)) }
@@ -164,15 +174,11 @@ extension Pipeline {
         snapshotResults = sorted(snapshotResults, by: resultOrder)
         inputs = sorted(inputs, by: inputOrder)
         variants.sort { $0.index < $1.index }
-        // The audit and the check concluded at once.
-        let (allResults, allInputs, allFound, allMargins) = (snapshotResults, inputs, found, margins)
-        let (audit, snapshots) = concurrently(jobs: jobs, {
-            options.auditor.map { $0.conclude(allFound, presets: plan.specs.map(\.name), variants: plan.items.count) }
-        }, {
-            options.snapshots.map { checker in
-                checker.conclude(allResults, specs: plan.specs, inputs: allInputs, margins: options.auditor == nil ? [:] : allMargins)
-            }
-        })
+        // The audit concluded, then the check (which lists the stale baselines while it groups the changes).
+        let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
+        let snapshots = options.snapshots.map { checker in
+            checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs, margins: options.auditor == nil ? [:] : margins, jobs: jobs)
+        }
         return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins, timings: timer?.timings)
     }
 

@@ -125,7 +125,7 @@ public enum Pipeline {
 
         let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
         let snapshots = options.snapshots.map { checker in
-            checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs, margins: options.auditor == nil ? [:] : margins)
+            checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs, margins: options.auditor == nil ? [:] : margins, jobs: jobs)
         }
         return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins, timings: timer?.timings)
     }
@@ -432,15 +432,18 @@ extension Pipeline {
                                               candidates: job.staging ? job.report.appendingPathComponent(RunJob.candidatesFolder) : nil,
                                               cwd: job.cwd)
         }
-        var options = PipelineOptions(jobs: job.jobs, auditor: auditor,
-                                      evidence: pictures ? job.report.appendingPathComponent("evidence") : nil,
-                                      snapshots: checker, pictures: pictures ? job.report : nil)
-        options.progress = job.progress
-        options.timed = job.timed
-        if job.incremental, let folder = job.snapshots {
-            options.incremental = true
-            options.auditCache = AuditCache(snapshots: folder, auditor: auditor, tool: job.tool)
-        }
+        let options = {
+            var options = PipelineOptions(jobs: job.jobs, auditor: auditor,
+                                          evidence: pictures ? job.report.appendingPathComponent("evidence") : nil,
+                                          snapshots: checker, pictures: pictures ? job.report : nil)
+            options.progress = job.progress
+            options.timed = job.timed
+            if job.incremental, let folder = job.snapshots {
+                options.incremental = true
+                options.auditCache = AuditCache(snapshots: folder, auditor: auditor, tool: job.tool)
+            }
+            return options
+        }()
         let done = try run(plan, options)
         let audit = done.audit!
         let snapshots = try done.snapshots.map { checked in
@@ -448,9 +451,9 @@ extension Pipeline {
         }
         // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
         let marginPolicy = MarginPolicy(config: job.config, tolerance: job.marginTolerance)
-        let recordedMargins = checker?.manifest?.margins ?? [:]
-        var findings = audit.findings + marginPolicy.findings(before: recordedMargins, after: done.margins, variants: plan.items.map(\.variant),
-                                                                    jobs: job.jobs)
+        let recordedMargins = checker?.manifest?.recordedMargins
+        var findings = audit.findings + marginPolicy.findings(recorded: recordedMargins, after: done.margins,
+                                                              variants: plan.items.map(\.variant), jobs: job.jobs)
         for i in findings.indices {
             if let e = findings[i].picturePath { findings[i].picturePath = "evidence/" + e }
             if var l = findings[i].location {
@@ -466,14 +469,14 @@ extension Pipeline {
                                rules: auditor.rules.map { RuleRecord($0, config: job.config) }
                                    // The margins were compared (a manifest that records them, the rule on): a rule
                                    // of the run like the others (its counts, JUnit cases, SARIF rule).
-                                   + (recordedMargins.isEmpty || marginPolicy.severity == nil ? [] : [RuleRecord(MarginRule(), config: job.config)]))
+                                   + (recordedMargins == nil || marginPolicy.severity == nil ? [] : [RuleRecord(MarginRule(), config: job.config)]))
         if job.staging { report.inputs = job.inputs }
         report.snapshotGroups = done.snapshots?.groups
         report.timings = done.timings
         let checked = done.snapshots
         // The run's own tables (every variant's margins, the manifest read, the audit cache) are
         // released on another thread while the report is put in order.
-        let tables = Released((done, options, checker))
+        let tables = Released((consume done, consume options, consume checker))
         DispatchQueue.global(qos: .utility).async { tables.release() }
         report.canonicalize()
         return RunOutcome(report: report, audit: audit, snapshots: checked)

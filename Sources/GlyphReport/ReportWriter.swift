@@ -65,9 +65,11 @@ extension RunReport {
         if var s = snapshots {
             // By the ids' text, as they are written (a stale baseline's id is any path).
             let order = Dictionary(variants.map { ($0.id.description, $0.index) }, uniquingKeysWith: { a, _ in a })
-            var seen = Set<String>()
+            struct Seen: Hashable { let id: String, status: String }
+            var seen = Set<Seen>()
+            seen.reserveCapacity(s.results.count)
             let ids = s.results.map(\.id.description)
-            let kept = s.results.indices.filter { seen.insert("\(ids[$0])|\(s.results[$0].status.rawValue)").inserted }
+            let kept = s.results.indices.filter { seen.insert(Seen(id: ids[$0], status: s.results[$0].status.rawValue)).inserted }
             // Each id's text built once; equal keys keep their order.
             let keys = kept.map { (order[ids[$0]] ?? Int.max, ids[$0]) }
             s.results = keys.indices.sorted { (keys[$0].0, keys[$0].1, $0) < (keys[$1].0, keys[$1].1, $1) }.map { s.results[kept[$0]] }

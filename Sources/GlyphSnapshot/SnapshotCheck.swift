@@ -387,10 +387,14 @@ public struct SnapshotChecker: Sendable {
     ///   compared agrees with this renderer (identical; or, compared exactly, within the gates; or
     ///   rewritten). Otherwise it is left as it was and `fingerprintNote` says why;
     /// - into `newSnapshots`, beside the renders of the variants without a baseline.
+    ///
+    /// With `jobs` > 1 the stale baselines are listed while the groups are worked out.
     public func conclude(_ results: [SnapshotResult], specs: [Spec], inputs: [VariantInput] = [],
-                         margins: [String: [String: Double]] = [:]) -> SnapshotReport {
-        var report = SnapshotReport(snapshots: store.root.path, results: results + staleBaselines(of: specs, checked: results))
-        concludeManifest(&report, specs: specs, inputs: inputs, margins: margins)
+                         margins: [String: [String: Double]] = [:], jobs: Int = 1) -> SnapshotReport {
+        let (stale, grouped) = concurrently(jobs: jobs, { staleBaselines(of: specs, checked: results) },
+                                            { manifestGroups(results, inputs: inputs) })
+        var report = SnapshotReport(snapshots: store.root.path, results: results + stale)
+        concludeManifest(&report, specs: specs, grouped: grouped, margins: margins)
         let compared = results.contains { $0.status == .match || $0.status == .mismatch }
         report.exact = comparison.exact
         if compared && !comparison.reasons.isEmpty { report.comparisonNotes = comparison.reasons }
@@ -497,7 +501,7 @@ public struct SnapshotChecker: Sendable {
         let results = parallelMap(items.count, jobs: jobs) { i in
             check(items[i].variant, actual: render(items[i]))
         }
-        return conclude(results, specs: plan.specs, inputs: inputs)
+        return conclude(results, specs: plan.specs, inputs: inputs, jobs: jobs)
     }
 
     /// The same with renders already made (`rasters` index-aligned with `plan.items`, as
@@ -506,6 +510,6 @@ public struct SnapshotChecker: Sendable {
         precondition(rasters.count == plan.items.count, "one raster per planned variant")
         let items = plan.items
         let results = parallelMap(items.count, jobs: jobs) { i in check(items[i].variant, actual: rasters[i]) }
-        return conclude(results, specs: plan.specs)
+        return conclude(results, specs: plan.specs, jobs: jobs)
     }
 }

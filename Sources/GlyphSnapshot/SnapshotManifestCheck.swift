@@ -2,20 +2,36 @@ import Foundation
 import GlyphCore
 import GlyphRaster
 
+/// The inputs of a check's variants by id, and its groups (`SnapshotGroup.group`) when the folder
+/// has a manifest.
+struct ManifestGroups: Sendable {
+    var inputs: [String: VariantInput]
+    var groups: [SnapshotGroup]?
+}
+
 extension SnapshotChecker {
+    /// The inputs by id and the groups of a check whose variants gave `results` (the stale
+    /// baselines are in no group); nil without manifest inputs, or with neither inputs nor manifest.
+    func manifestGroups(_ results: [SnapshotResult], inputs: [VariantInput]) -> ManifestGroups? {
+        guard let current = manifestInputs, !inputs.isEmpty || manifest != nil else { return nil }
+        let byID = Dictionary(inputs.map { ($0.variant.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let writing = !writes.intersection([.record, .update]).isEmpty
+        return ManifestGroups(inputs: byID, groups: manifest.map { manifest in
+            SnapshotGroup.group(results, inputs: byID, manifest: manifest, current: current, refreshed: writing)
+        })
+    }
+
     /// The groups of the check (when the folder has a manifest) and, after `--record` / `--update`,
     /// the manifest rewritten: every variant whose baseline was written, or whose render is
     /// pixel-identical to its baseline, gets its entry for this run's inputs (and `margins`); the
     /// entries of the others are kept, those of pruned baselines removed; the keys of the run's
     /// presets are this run's, but for the values entries left as they were still need
     /// (`SnapshotManifest.setKeys`).
-    func concludeManifest(_ report: inout SnapshotReport, specs: [Spec], inputs: [VariantInput], margins: [String: [String: Double]]) {
-        guard let current = manifestInputs, !inputs.isEmpty || manifest != nil else { return }
-        let byID = Dictionary(inputs.map { ($0.variant.id, $0) }, uniquingKeysWith: { a, _ in a })
+    func concludeManifest(_ report: inout SnapshotReport, specs: [Spec], grouped: ManifestGroups?, margins: [String: [String: Double]]) {
+        guard let current = manifestInputs, let grouped else { return }
+        let byID = grouped.inputs
         let writing = !writes.intersection([.record, .update]).isEmpty
-        if let manifest {
-            report.groups = SnapshotGroup.group(report.results, inputs: byID, manifest: manifest, current: current, refreshed: writing)
-        }
+        report.groups = grouped.groups
         if candidates != nil { stageEntries(&report, specs: specs, inputs: byID, margins: margins) }
         guard writing, !report.results.contains(where: { $0.writeError != nil }) else { return }
         var next = manifest ?? SnapshotManifest()
@@ -111,6 +127,6 @@ extension SnapshotChecker {
             return reused(item.variant, input: inputs.isEmpty ? nil : inputs[i], pixelSize: size)
                 ?? check(item.variant, actual: render(item))
         }
-        return conclude(results, specs: plan.specs, inputs: inputs)
+        return conclude(results, specs: plan.specs, inputs: inputs, jobs: jobs)
     }
 }
