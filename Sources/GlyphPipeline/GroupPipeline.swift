@@ -94,7 +94,7 @@ extension Pipeline {
             let base = place
             place += components.count + 1
             let acrossFound = Mutex<(found: [Finding], numbers: [String: [String: Double]])?>(nil)
-            _ = parallelMap(components.count + 1, jobs: together) { k -> Bool in
+            _ = parallelMapOnPool(components.count + 1, jobs: together) { k -> Bool in
                 let c = start[k]
                 let part: ComponentPart
                 do {

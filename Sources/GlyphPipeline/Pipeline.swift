@@ -146,12 +146,9 @@ public enum Pipeline {
     static func reuse(_ items: [PlannedVariant], inputs: [VariantInput], cacheKey: String?,
                               options: PipelineOptions) throws -> Reused? {
         guard let checker = options.snapshots else { return nil }
-        var results: [SnapshotResult] = []
-        for (item, input) in zip(items, inputs) {
-            let size = PixelSize(width: item.scene.pixelWidth, height: item.scene.pixelHeight)
-            guard let r = checker.reused(item.variant, input: input, pixelSize: size) else { return nil }
-            results.append(r)
-        }
+        guard let results = checker.reused(zip(items, inputs).map { item, input in
+            (item.variant, input, PixelSize(width: item.scene.pixelWidth, height: item.scene.pixelHeight))
+        }) else { return nil }
         var findings: [Finding] = []
         var margins: [String: [String: Double]] = [:]
         var inks: [String: [Double]] = [:]

@@ -104,16 +104,42 @@ extension SnapshotChecker {
     /// and whose baseline is there, without drawing it — a match with identical pixels (the manifest
     /// says this baseline is what these inputs draw with this renderer); nil when it must be drawn.
     public func reused(_ variant: Variant, input: VariantInput?, pixelSize: PixelSize) -> SnapshotResult? {
-        guard let input, let entry = manifest?.variants[variant.id], entry.digest == input.digest,
-              entry.renderer == manifestInputs?.rendererID else { return nil }
-        let relative = store.relativePath(of: variant)
-        let path = store.path(relativePath: relative)
+        guard unchanged(variant, input) else { return nil }
+        let path = store.path(relativePath: store.relativePath(of: variant))
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return reusedResult(variant, path, pixelSize)
+    }
+
+    /// Whether the variant's input digest and renderer are its manifest entry's.
+    private func unchanged(_ variant: Variant, _ input: VariantInput?) -> Bool {
+        guard let input, let entry = manifest?.variants[variant.id] else { return false }
+        return entry.digest == input.digest && entry.renderer == manifestInputs?.rendererID
+    }
+
+    private func reusedResult(_ variant: Variant, _ path: String, _ pixelSize: PixelSize) -> SnapshotResult {
         var result = SnapshotResult(id: variant.variantID, status: .match, baseline: path)
         result.difference = .identical(pixelSize)
         result.reused = true
         return result
+    }
+
+    /// The same for several variants (a variant group): their results, or nil when one of them must
+    /// be drawn. Each folder of their baselines is listed once (a group's are in one or two).
+    public func reused(_ variants: [(variant: Variant, input: VariantInput?, pixelSize: PixelSize)]) -> [SnapshotResult]? {
+        var folders: [String: Set<String>] = [:]
+        var results: [SnapshotResult] = []
+        results.reserveCapacity(variants.count)
+        for (variant, input, pixelSize) in variants {
+            guard unchanged(variant, input) else { return nil }
+            let path = store.path(relativePath: store.relativePath(of: variant))
+            let cut = path.utf8.lastIndex(of: UInt8(ascii: "/"))!
+            let folder = String(path[..<cut]), name = String(path[path.index(after: cut)...])
+            if folders[folder] == nil { folders[folder] = SnapshotStore.regularFiles(inFolder: folder) ?? [] }
+            guard folders[folder]!.contains(name) else { return nil }
+            results.append(reusedResult(variant, path, pixelSize))
+        }
+        return results
     }
 
     /// Checks the plan like `run(_:jobs:render:)`, but a variant whose inputs equal its baseline's

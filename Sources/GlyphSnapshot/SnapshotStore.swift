@@ -28,9 +28,40 @@ public struct SnapshotStore: Sendable {
     /// `url(relativePath:).path`, joined as text when that is plainly the same (a relative path of
     /// non-empty components): Foundation's URL took most of an incremental run's reuse.
     public func path(relativePath: String) -> String {
-        guard !rootPath.hasSuffix("/"), !relativePath.isEmpty, !relativePath.hasPrefix("/"), !relativePath.hasSuffix("/"),
-              !relativePath.contains("//") else { return url(relativePath: relativePath).path }
+        let slash = UInt8(ascii: "/")
+        var plain = !rootPath.hasSuffix("/") && relativePath.utf8.first.map { $0 != slash } == true && relativePath.utf8.last != slash
+        if plain {
+            // No empty component: no two slashes in a row.
+            var previous: UInt8 = 0
+            for b in relativePath.utf8 {
+                if b == slash && previous == slash { plain = false; break }
+                previous = b
+            }
+        }
+        guard plain else { return url(relativePath: relativePath).path }
         return rootPath + "/" + relativePath
+    }
+
+    /// The names of the regular files (symbolic links followed) in the folder at `path`; nil when
+    /// it cannot be read (missing, not a folder).
+    public static func regularFiles(inFolder path: String) -> Set<String>? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        var names = Set<String>()
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): names.insert(name)
+            case Int32(DT_DIR): continue
+            default:
+                // A symbolic link or an unknown type: ask stat (following links).
+                var info = stat()
+                if stat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { names.insert(name) }
+            }
+        }
+        return names
     }
 
     /// What reading a baseline found.

@@ -11,6 +11,20 @@ struct ParallelTests {
         }
     }
 
+    @Test("parallelMapOnPool keeps index order, calls each index once, and may run parallelMap inside each item")
+    func onPool() {
+        for jobs in [1, 2, 5] {
+            let calls = Mutex([Int](repeating: 0, count: 40))
+            let sums = parallelMapOnPool(40, jobs: jobs) { i -> Int in
+                calls.withLock { $0[i] += 1 }
+                return parallelMap(i + 1, jobs: jobs) { $0 }.reduce(0, +)
+            }
+            #expect(sums == (0..<40).map { $0 * ($0 + 1) / 2 })
+            #expect(calls.withLock { $0 } == [Int](repeating: 1, count: 40))
+        }
+        #expect(parallelMapOnPool(0, jobs: 2) { $0 }.isEmpty)
+    }
+
     @Test("concurrently returns both results, each from its own closure, on one thread or two")
     func both() {
         for jobs in [1, 2] {

@@ -60,3 +60,29 @@ public func concurrently<A: Sendable, B: Sendable>(jobs: Int, _ a: @Sendable () 
     }
     return (first.values[0]!, second.values[0]!)
 }
+
+/// `parallelMap` whose workers are tasks on the global queue rather than one `concurrentPerform`:
+/// a `parallelMap` inside `body` is then as wide as the machine (inside `concurrentPerform` it runs
+/// one wide), so that an item left to run alone at the end still uses every core, while items that
+/// run together share the pool's threads (its inner work waits for a free one).
+public func parallelMapOnPool<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    let workers = max(1, min(jobs, count))
+    if workers <= 1 { return (0..<count).map(body) }
+    let results = UnsafeSendableBuffer<T?>(count: count)
+    let next = Mutex(0)
+    let group = DispatchGroup()
+    for _ in 0..<workers {
+        DispatchQueue.global().async(group: group) {
+            while true {
+                let i = next.withLock { n -> Int in
+                    defer { n += 1 }
+                    return n
+                }
+                if i >= count { break }
+                results.set(i, body(i))
+            }
+        }
+    }
+    group.wait()
+    return results.values.map { $0! }
+}
