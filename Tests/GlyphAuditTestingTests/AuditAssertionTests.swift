@@ -107,7 +107,7 @@ enum TestingCLI {
         process.environment = env
         let out = Pipe()
         let err = FileManager.default.temporaryDirectory.appendingPathComponent("glyphaudit-testing-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: err.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: err) }
         process.standardOutput = out
         process.standardError = try FileHandle(forWritingTo: err)

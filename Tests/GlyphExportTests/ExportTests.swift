@@ -245,11 +245,11 @@ struct ExportTests {
 
     @Test("a switch knob taller than its track is exported whole: the image is the track and the knob")
     func tallKnob() throws {
-        let spec = try #require(try loadSpec("""
+        let spec = try loadSpec("""
         {"name": "m2", "control": "switch", "sizes": {"md": {"trackWidth": 36, "trackHeight": 14, "knobDiameter": 20, "knobInset": 0}},
          "states": ["off", "on"], "scales": [2], "dynamicTypeSizes": ["L"],
          "themes": {"default": {"surface": "#FFFFFF", "trackOff": "#9E9E9E", "trackOn": "#9E9E9E", "knob": "#000000"}}}
-        """).get())
+        """).get()
         let catalog = try AssetCatalog(specs: [spec])
         let images = catalog.imageSets.flatMap(\.images)
         #expect(!images.isEmpty)

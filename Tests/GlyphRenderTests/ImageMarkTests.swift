@@ -106,15 +106,15 @@ struct ImageMarkTests {
 
     @Test("A template image mark is painted in its colour role; template false keeps its own colours")
     func templateTint() throws {
-        let tinted = try #require(try loadSpec(Self.boxSpec(#"{"kind": "image", "image": "sq.svg", "color": "border", "size": "50%"}"#),
-                                               files: ["sq.svg": Self.square]).get())
+        let tinted = try loadSpec(Self.boxSpec(#"{"kind": "image", "image": "sq.svg", "color": "border", "size": "50%"}"#),
+                                               files: ["sq.svg": Self.square]).get()
         let (l1, r1) = try raster(tinted, "im/square-md/L/default/checked@2x")
         #expect(r1.color(Int(l1.glyph.midX * 2), Int(l1.glyph.midY * 2)).hex == "#333333")
         // 50% of 20 pt: a 10 pt square centred; 1 pt outside it is the fill.
         #expect(r1.color(Int((l1.glyph.minX + 4) * 2), Int(l1.glyph.midY * 2)).hex == "#1565C0")
         #expect(r1.color(Int((l1.glyph.minX + 6) * 2), Int(l1.glyph.midY * 2)).hex == "#333333")
-        let own = try #require(try loadSpec(Self.boxSpec(#"{"kind": "image", "image": "sq.svg", "template": false, "size": "50%"}"#),
-                                            files: ["sq.svg": Self.square]).get())
+        let own = try loadSpec(Self.boxSpec(#"{"kind": "image", "image": "sq.svg", "template": false, "size": "50%"}"#),
+                                            files: ["sq.svg": Self.square]).get()
         let (l2, r2) = try raster(own, "im/square-md/L/default/checked@2x")
         #expect(r2.color(Int(l2.glyph.midX * 2), Int(l2.glyph.midY * 2)).hex == "#00A000")
     }

@@ -32,7 +32,7 @@ struct MarkPartsTests {
 
     @Test("Bootstrap radio checked: the white dot covers π·(4 pt)² at every scale, centred in the disc", arguments: [1, 2, 3])
     func radioDot(scale: Int) throws {
-        let spec = try #require(try loadSpec(Self.radio).get())
+        let spec = try loadSpec(Self.radio).get()
         let (layout, r) = try raster(spec, "bs-radio/circle-md/L/default/checked@\(scale)x")
         let s = Double(scale)
         // White over #0D6EFD: the red channel runs from 13/255 (fill) to 1 (dot), linear in coverage.
@@ -57,13 +57,13 @@ struct MarkPartsTests {
 
     @Test("Bootstrap's tick `m6 10 3 3 6-6` (viewBox 0 0 20 20, stroke 3, round) fitted into a 16 pt box at @2x")
     func bootstrapTick() throws {
-        let spec = try #require(try loadSpec("""
+        let spec = try loadSpec("""
         {"name": "bs-check", "control": "checkbox", "sizes": {"md": {"size": 16, "cornerRadius": 0, "borderWidth": 1}},
          "states": ["checked"], "scales": [2], "dynamicTypeSizes": ["L"],
          "appearance": {"checked": {"ring": true, "fill": true,
             "mark": {"kind": "path", "d": "m6 10 3 3 6-6", "viewBox": "0 0 20 20", "stroke": 3, "lineCap": "round", "lineJoin": "round"}}},
          "themes": {"default": {"surface": "#FFFFFF", "border": "#0D6EFD", "fill": "#0D6EFD", "mark": "#FFFFFF"}}}
-        """).get())
+        """).get()
         let (layout, r) = try raster(spec, "bs-check/square-md/L/default/checked@2x")
         // The viewBox maps 20 → 16 pt (0.8): the polyline (4.8, 8) (7.2, 10.4) (12, 5.6) pt with a
         // 2.4 pt round stroke; its ink spans x 3.6…13.2 pt and y 4.4…11.6 pt of the box (× 2 in px).
@@ -90,12 +90,12 @@ struct MarkPartsTests {
     @Test("A filled ring's outer edge is anti-aliased once", arguments: [1, 2, 3])
     func filledRingEdgeOnce(scale: Int) throws {
         func render(ring: Bool, border: String) throws -> (Layout, Raster) {
-            let spec = try #require(try loadSpec("""
+            let spec = try loadSpec("""
             {"name": "r", "control": "checkbox", "shapes": ["circle"], "sizes": {"md": {"size": 15.3, "borderWidth": 1.3}},
              "states": ["checked"], "scales": [\(scale)], "dynamicTypeSizes": ["L"],
              "appearance": {"checked": {"ring": \(ring), "fill": true, "mark": "none"}},
              "themes": {"default": {"surface": "#FFFFFF", "border": "\(border)", "fill": "#0D6EFD"}}}
-            """).get())
+            """).get()
             return try raster(spec, "r/circle-md/L/default/checked@\(scale)x")
         }
         let (_, alone) = try render(ring: false, border: "#0D6EFD")
@@ -125,13 +125,13 @@ struct MarkPartsTests {
 
     @Test("A dot in its own colour role: GOV.UK's radio dot is painted in the border colour")
     func dotRole() throws {
-        let spec = try #require(try loadSpec("""
+        let spec = try loadSpec("""
         {"name": "govuk-radio", "control": "checkbox", "shapes": ["circle"],
          "sizes": {"md": {"size": 40, "borderWidth": 2, "dotSize": 20}},
          "states": ["checked"], "scales": [1], "dynamicTypeSizes": ["L"],
          "appearance": {"checked": {"ring": true, "fill": false, "mark": {"kind": "dot", "color": "border"}}},
          "themes": {"default": {"surface": "#FFFFFF", "border": "#0B0C0C"}}}
-        """).get())
+        """).get()
         let (layout, r) = try raster(spec, "govuk-radio/circle-md/L/default/checked@1x")
         let c = r.color(Int(layout.glyph.midX), Int(layout.glyph.midY))
         #expect(c.hex == "#0B0C0C")

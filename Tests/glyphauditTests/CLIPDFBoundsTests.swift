@@ -98,5 +98,6 @@ struct CLIPDFBoundsTests {
         Self.expectBounded(scaled, "rasterised at 3x (the image set does not preserve vector data), its 2731 × 1 pt page would be "
                                    + "a bitmap of 8193 × 3 px")
         #expect(!dir.files().contains { $0.hasPrefix("out") }, "nothing written")
+        #expect(dir.files() == before, "no file added or removed")
     }
 }

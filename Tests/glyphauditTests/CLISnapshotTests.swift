@@ -224,7 +224,7 @@ struct CLISnapshotTests {
         for threshold in [10, 200, 600] {
             let process = try w.start(["check", "--record", "--jobs", "1", "--quiet"] + preset)
             let deadline = Date().addingTimeInterval(120)
-            while process.isRunning && allFiles(under: w.snapshots).count { $0.contains(".tmp-\(process.processIdentifier)-") } < threshold
+            while process.isRunning && allFiles(under: w.snapshots).count(where: { $0.contains(".tmp-\(process.processIdentifier)-") }) < threshold
                     && Date() < deadline {
                 usleep(20_000)
             }
