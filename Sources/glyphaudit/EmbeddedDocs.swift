@@ -2104,43 +2104,47 @@ a changed theme colour. Add `.glyphaudit-cache/` to `.gitignore` (this repositor
 it is always safe.
 
 Measured with `make bench` (load-10x18.json at Dynamic Type L and AX5, 8,640 variants; see
-**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), six to eight runs over this stop's last commits:
+**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), four runs over this stop's last commits:
 
 | change | full | incremental | share |
 |---|---|---|---|
-| nothing | 6.35–7.88 s | 0.24–0.32 s | **3.6–4.6 %** |
-| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 6.51–7.75 s | 0.71–0.85 s | **10.4–11.8 %** |
-| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 6.56–7.84 s | 0.90–1.21 s | 13.4–15.4 % |
+| nothing | 7.35–9.01 s | 0.24–0.30 s | **2.9–3.8 %** |
+| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 7.03–9.41 s | 0.71–0.90 s | **9.6–10.1 %** |
+| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 6.93–7.99 s | 0.88–1.03 s | 11.0–13.5 % |
 
-(The session before: 5.4–6.9 %, 11.8–14.7 % and 15.7–17.2 %; before that 8.7–9.8 %, 15.6–16.6 % and
-17.8–20.3 %; before variant groups, 12.1 %, 33 % and 41 %, and a theme colour redrew everything.)
+(The session before: 3.6–4.6 %, 10.4–11.8 % and 13.4–15.4 %; before that 5.4–6.9 %, 11.8–14.7 % and
+15.7–17.2 %; before variant groups, 12.1 %, 33 % and 41 %, and a theme colour redrew everything.)
 What an incremental run costs, in two parts:
 
-- **Every variant, drawn or not: about 0.3 s** for 8,640 — the manifest read (by the plain JSON
-  reader, not `JSONDecoder`), every variant's scene resolved and digested, each group's cache entry
-  read, the rules that fold a component's themes and the pass across components (which reads each
-  variant's label part, not its whole scene), the margins compared, the report put in order. This is
-  the whole run when nothing changed. The digests are about 0.07 s of CPU of it (0.21 s before): a
-  scene's text is written as UTF-8 bytes into one buffer, and SHA-256 uses the x86 SHA extensions
-  where the processor has them (the same digests). The pass across components and the components
-  run two at a time while each component has at most 1,024 variants (each one's serial steps
-  overlap another's drawing; larger ones one at a time, so that memory stays bounded by the largest
-  component), largest first, each gathered as soon as it is done, and the run's tables are freed on
-  another thread.
+- **Every variant, drawn or not: about 0.25 s** for 8,640 — the manifest read (its variant lines
+  read in place, in the layout glyphaudit writes them; any other layout by the JSON reader, not
+  `JSONDecoder`), every variant's scene resolved and digested, each group's cache entry read and its
+  baseline folders listed, the rules that fold a component's themes and the pass across components
+  (which reads each variant's label part, not its whole scene), the margins compared (on the
+  manifest's entries in place), the stale baselines listed (while the changes are grouped), the
+  report put in order. This is the whole run when nothing changed. The digests are about 0.07 s of
+  CPU of it: a scene's text is written as UTF-8 bytes into one buffer, and SHA-256 uses the x86 SHA
+  extensions where the processor has them (the same digests). The pass across components and the
+  components run two at a time while each component has at most 1,024 variants (each one's serial
+  steps overlap another's drawing; larger ones one at a time, so that memory stays bounded by the
+  largest component), largest first, on the dispatch pool's threads, so that the last one left
+  still uses every core; each is gathered as soon as it is done (with the pass across components'
+  numbers, when that pass is done), and the run's tables are freed on another thread.
 - **Each variant drawn again: about 1 ms** of the run (2 jobs), more than a full run's 0.8 ms a
   variant, because a changed variant is a mismatch: its baseline is decoded (the largest part, as in
   a full run), its render compared pixel by pixel and hashed for folding, its group audited again.
   The 480 variants of the theme's colour are about 7 % of a full run on their own.
 
 From the command line on all 51,840 variants of load-10x18.json (12 Dynamic Type sizes, baselines
-and a 37 MiB manifest recorded; `/usr/bin/time`, release build): `check` 27.6–34.9 s and 481–507 MB,
-`check --incremental` with nothing changed 2.6–3.0 s and 399 MB (the session before: 30.4 s and
-493 MB, 3.2 s and 391 MB; the first incremental run fills the audit cache and costs a full one).
+and a 37 MiB manifest recorded; `/usr/bin/time`, release build): `check` 27.6–34.9 s and 481–507 MB
+(the session before), `check --incremental` with nothing changed 2.4–2.5 s and 405 MB (the session
+before's build, run beside it: 3.0–3.4 s and 398 MB; the first incremental run fills the audit cache
+and costs a full one).
 
 So the 10 % target holds for an unchanged spec; a change that redraws 5.6 % of the variants, as one
-theme's colour does here, costs about 11 %: the drawn variants alone are 7 %, and the part every
-variant costs would have to come to about 0.2 s. (2 jobs on a shared 2-core machine; full runs vary
-by a few percent between runs.)
+theme's colour does here, costs about 10 %, on either side of it from run to run: the drawn variants
+alone are 7 %, and the part every variant costs is now about 0.25 s. (2 jobs on a shared 2-core
+machine whose speed drifts: a full run took 7.0–9.4 s within the hour.)
 
 ## Missing baselines under CI
 
