@@ -8,16 +8,21 @@ public func parallelMap<T: Sendable>(_ count: Int, jobs: Int, _ body: @Sendable 
     let next = Mutex(0)
     let workers = max(1, min(jobs, count))
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
-        while true {
-            let i = next.withLock { n -> Int in
-                defer { n += 1 }
-                return n
-            }
-            if i >= count { break }
-            results.set(i, body(i))
-        }
+        takeIndices(count, next, results, body)
     }
     return results.values.map { $0! }
+}
+
+/// One worker of a parallel map: takes the next index from `next` until `count`, each result into `results`.
+private func takeIndices<T>(_ count: Int, _ next: borrowing Mutex<Int>, _ results: UnsafeSendableBuffer<T?>, _ body: (Int) -> T) {
+    while true {
+        let i = next.withLock { n -> Int in
+            defer { n += 1 }
+            return n
+        }
+        if i >= count { break }
+        results.set(i, body(i))
+    }
 }
 
 /// Each index is written by exactly one worker, so writes never race. The buffer is allocated once:
@@ -73,14 +78,7 @@ public func parallelMapOnPool<T: Sendable>(_ count: Int, jobs: Int, _ body: @esc
     let group = DispatchGroup()
     for _ in 0..<workers {
         DispatchQueue.global().async(group: group) {
-            while true {
-                let i = next.withLock { n -> Int in
-                    defer { n += 1 }
-                    return n
-                }
-                if i >= count { break }
-                results.set(i, body(i))
-            }
+            takeIndices(count, next, results, body)
         }
     }
     group.wait()
