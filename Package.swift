@@ -66,7 +66,8 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        // A few C helpers: libpng's setjmp-based error handling cannot be written in Swift.
+        // A few C helpers: libpng's setjmp-based error handling cannot be written in Swift; the pixel
+        // loops every render goes through (pixels.c) run as fast in a debug build as in a release one.
         .target(
             name: "CGlyphSupport",
             dependencies: ["CPNG"]
@@ -85,7 +86,7 @@ let package = Package(
         .target(name: "GlyphRaster", dependencies: ["GlyphCore", "GlyphColor", "CGlyphSupport"], swiftSettings: swift6),
         .target(name: "GlyphAudit", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphRender",
-                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "CCairo", "CRsvg", "CPoppler", "CPNG", "CXML2"],
+                dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster", "CCairo", "CRsvg", "CPoppler", "CPNG", "CXML2", "CGlyphSupport"],
                 swiftSettings: swift6),
         .target(name: "GlyphSnapshot", dependencies: ["GlyphCore", "GlyphColor", "GlyphRaster"], swiftSettings: swift6),
         .target(name: "GlyphReport", dependencies: ["GlyphCore", "GlyphRaster", "GlyphAudit", "GlyphSnapshot"], swiftSettings: swift6),

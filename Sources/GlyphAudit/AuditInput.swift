@@ -71,15 +71,10 @@ public struct GlyphPixels: Sendable {
         var a: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(w), b: UInt64 = 0x8422_2325_CBF2_9CE4 ^ UInt64(h)
         let prime: UInt64 = 0x1000_0000_01B3
         let out = [UInt32](unsafeUninitializedCapacity: w * h) { dst, initialized in
-            source.pixels.withUnsafeBytes { src in
+            if w > 0 {
                 for y in 0..<h {
-                    // Bytes r, g, b, a in memory are `r | g << 8 | b << 16 | a << 24` on a little-endian host.
-                    let row = src.baseAddress! + ((y0 + y) * source.width + x0) * 4
                     let target = dst.baseAddress! + y * w
-                    UnsafeMutableRawPointer(target).copyMemory(from: row, byteCount: w * 4)
-                    #if _endian(big)
-                    for x in 0..<w { target[x] = target[x].byteSwapped }
-                    #endif
+                    source.copyPacked(row: y0 + y, from: x0, count: w, to: target)
                     let raw = UnsafeRawPointer(target)
                     var x = 0
                     while x + 4 <= w {
@@ -98,6 +93,21 @@ public struct GlyphPixels: Sendable {
         let digest = (a ^ (b &* 0x9E37_79B9_7F4A_7C15)) &* prime
         return GlyphPixels(x0: x0, y0: y0, width: w, height: h, scale: layout.variant.scale, pixels: out, redrawn: redrawn,
                            digest: digest)
+    }
+}
+
+extension Raster {
+    /// Copies `count` pixels of row `y` from column `x` to `target` as packed RGBA
+    /// (`r | g << 8 | b << 16 | a << 24`).
+    func copyPacked(row y: Int, from x: Int, count: Int, to target: UnsafeMutablePointer<UInt32>) {
+        guard count > 0 else { return }
+        pixels.withUnsafeBytes { src in
+            // Bytes r, g, b, a in memory are `r | g << 8 | b << 16 | a << 24` on a little-endian host.
+            UnsafeMutableRawPointer(target).copyMemory(from: src.baseAddress! + (y * width + x) * 4, byteCount: count * 4)
+        }
+        #if _endian(big)
+        for i in 0..<count { target[i] = target[i].byteSwapped }
+        #endif
     }
 }
 

@@ -86,21 +86,31 @@ public struct ClippingRule: AuditRule {
     static func imageInk(_ g: GlyphPixels, full: RGBA?) -> Rect? {
         guard g.width > 0, g.height > 0 else { return nil }
         let surface = g.pixel(0, 0)
+        let s0 = Int(surface & 0xFF), s1 = Int((surface >> 8) & 0xFF), s2 = Int((surface >> 16) & 0xFF), s3 = Int(surface >> 24)
         func difference(_ p: UInt32) -> Int {
-            var d = 0
-            for shift in stride(from: 0, to: 32, by: 8) {
-                d = max(d, abs(Int((p >> UInt32(shift)) & 0xFF) - Int((surface >> UInt32(shift)) & 0xFF)))
-            }
-            return d
+            func channel(_ c: UInt32, _ s: Int) -> Int { let d = Int(c) - s; return d < 0 ? -d : d }
+            let d0 = channel(p & 0xFF, s0), d1 = channel((p >> 8) & 0xFF, s1)
+            let d2 = channel((p >> 16) & 0xFF, s2), d3 = channel(p >> 24, s3)
+            let m01 = d0 > d1 ? d0 : d1, m23 = d2 > d3 ? d2 : d3
+            return m01 > m23 ? m01 : m23
         }
         var columns = [Int](repeating: 0, count: g.width), rows = [Int](repeating: 0, count: g.height)
         var most = 0
-        for y in 0..<g.height {
-            for x in 0..<g.width {
-                let d = difference(g.pixel(x, y))
-                if d > columns[x] { columns[x] = d }
-                if d > rows[y] { rows[y] = d }
-                most = max(most, d)
+        g.pixels.withUnsafeBufferPointer { px in
+            columns.withUnsafeMutableBufferPointer { cb in
+                rows.withUnsafeMutableBufferPointer { rb in
+                    let p = px.baseAddress!, column = cb.baseAddress!, row = rb.baseAddress!
+                    for y in 0..<g.height {
+                        var x = 0
+                        while x < g.width {
+                            let d = difference(p[y * g.width + x])
+                            if d > column[x] { column[x] = d }
+                            if d > row[y] { row[y] = d }
+                            if d > most { most = d }
+                            x += 1
+                        }
+                    }
+                }
             }
         }
         guard most > 0, let x0 = columns.firstIndex(where: { $0 > 0 }), let x1 = columns.lastIndex(where: { $0 > 0 }),

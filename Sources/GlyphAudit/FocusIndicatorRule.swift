@@ -187,18 +187,23 @@ public struct FocusIndicatorRule: AuditRule {
         let x0 = max(0, Int((ring.outer.minX * s).rounded(.down)) - 2), y0 = max(0, Int((ring.outer.minY * s).rounded(.down)) - 2)
         let x1 = min(fr.width, Int((ring.outer.maxX * s).rounded(.up)) + 2), y1 = min(fr.height, Int((ring.outer.maxY * s).rounded(.up)) + 2)
         let pad = Int((fi.layout.focusPadding * s).rounded())
-        func pixel(_ r: Raster, _ x: Int, _ y: Int) -> UInt32 {
-            let o = (y * r.width + x) * 4
-            return UInt32(r.pixels[o]) | UInt32(r.pixels[o + 1]) << 8 | UInt32(r.pixels[o + 2]) << 16 | UInt32(r.pixels[o + 3]) << 24
-        }
-        let surface = pixel(fr, 0, 0)
+        var surface: UInt32 = 0
+        fr.copyPacked(row: 0, from: 0, count: min(1, fr.width * fr.height), to: &surface)
         let w = max(0, x1 - x0), h = max(0, y1 - y0)
-        var f = [UInt32](repeating: 0, count: w * h), u = f
-        for y in 0..<h {
-            for x in 0..<w {
-                f[y * w + x] = pixel(fr, x0 + x, y0 + y)
-                let ux = x0 + x - pad, uy = y0 + y - pad
-                u[y * w + x] = ux >= 0 && uy >= 0 && ux < ur.width && uy < ur.height ? pixel(ur, ux, uy) : surface
+        // The focused render's rows as they are; the unfocused render's moved by the padding, the
+        // surface where they fall outside it.
+        var f = [UInt32](repeating: 0, count: w * h), u = [UInt32](repeating: surface, count: w * h)
+        let ux0 = max(0, x0 - pad), ux1 = min(ur.width, x0 - pad + w)
+        if w > 0 {
+            f.withUnsafeMutableBufferPointer { fp in
+                u.withUnsafeMutableBufferPointer { up in
+                    for y in 0..<h {
+                        fr.copyPacked(row: y0 + y, from: x0, count: w, to: fp.baseAddress! + y * w)
+                        let uy = y0 + y - pad
+                        guard uy >= 0, uy < ur.height, ux1 > ux0 else { continue }
+                        ur.copyPacked(row: uy, from: ux0, count: ux1 - ux0, to: up.baseAddress! + y * w + ux0 - (x0 - pad))
+                    }
+                }
             }
         }
         func glyph(_ p: [UInt32]) -> GlyphPixels {

@@ -313,25 +313,42 @@ struct StateChange: Sendable {
     /// segment between them (a little beyond it too: a thin stroke may never show its pure colour),
     /// and the partners mixed in the same proportion (cairo blends in these values).
     struct Mixer {
+        /// Four channels (r, g, b, a) as doubles. Plain scalars, not `SIMD4`: the same arithmetic in the
+        /// same order (a sum adds its terms left to right, as `SIMD4.sum()` does), and a debug build runs
+        /// it without a generic call per channel.
+        struct V4 {
+            var r, g, b, a: Double
+            static let zero = V4(r: 0, g: 0, b: 0, a: 0)
+            init(r: Double, g: Double, b: Double, a: Double) { (self.r, self.g, self.b, self.a) = (r, g, b, a) }
+            init(_ p: UInt32) {
+                self.init(r: Double(p & 0xFF), g: Double((p >> 8) & 0xFF), b: Double((p >> 16) & 0xFF), a: Double(p >> 24))
+            }
+            static func - (x: V4, y: V4) -> V4 { V4(r: x.r - y.r, g: x.g - y.g, b: x.b - y.b, a: x.a - y.a) }
+            /// x + t × y, channel by channel.
+            static func plus(_ x: V4, _ t: Double, _ y: V4) -> V4 {
+                V4(r: x.r + t * y.r, g: x.g + t * y.g, b: x.b + t * y.b, a: x.a + t * y.a)
+            }
+            /// x − t × y, channel by channel.
+            static func minus(_ x: V4, _ t: Double, _ y: V4) -> V4 {
+                V4(r: x.r - t * y.r, g: x.g - t * y.g, b: x.b - t * y.b, a: x.a - t * y.a)
+            }
+            static func dot(_ x: V4, _ y: V4) -> Double { x.r * y.r + x.g * y.g + x.b * y.b + x.a * y.a }
+        }
         struct Segment {
-            var p: SIMD4<Double>, pq: SIMD4<Double>, inverseLength: Double
-            var partner: SIMD4<Double>, partnerStep: SIMD4<Double>
+            var p: V4, pq: V4, inverseLength: Double
+            var partner: V4, partnerStep: V4
         }
         var segments: [Segment] = []
 
-        static func v(_ p: UInt32) -> SIMD4<Double> {
-            SIMD4(Double(p & 0xFF), Double((p >> 8) & 0xFF), Double((p >> 16) & 0xFF), Double(p >> 24))
-        }
-
         /// `keys`: (key colour, its partner) pairs.
         init(_ keys: [(UInt32, UInt32)]) {
-            let k = keys.map { (Self.v($0.0), Self.v($0.1)) }
+            let k = keys.map { (V4($0.0), V4($0.1)) }
             for i in k.indices {
                 // A key alone is the segment of no length.
                 segments.append(Segment(p: k[i].0, pq: .zero, inverseLength: 0, partner: k[i].1, partnerStep: .zero))
                 for j in k.indices where j > i {
                     let pq = k[j].0 - k[i].0
-                    let len = (pq * pq).sum()
+                    let len = V4.dot(pq, pq)
                     guard len > 0 else { continue }
                     segments.append(Segment(p: k[i].0, pq: pq, inverseLength: 1 / len, partner: k[i].1, partnerStep: k[j].1 - k[i].1))
                 }
@@ -340,20 +357,30 @@ struct StateChange: Sendable {
 
         func callAsFunction(_ c: UInt32) -> UInt32 {
             guard !segments.isEmpty else { return c }
-            let x = Self.v(c)
-            var best = Double.infinity, mixed = SIMD4<Double>.zero
-            for s in segments {
-                let d = x - s.p
-                let t = min(4, max(-0.25, (d * s.pq).sum() * s.inverseLength))
-                let e = d - t * s.pq
-                let ee = (e * e).sum()
-                if ee < best {
-                    best = ee
-                    mixed = s.partner + t * s.partnerStep
+            let x = V4(c)
+            var best = Double.infinity, mixed = V4.zero
+            segments.withUnsafeBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                var i = 0
+                while i < buffer.count {
+                    let s = base[i]
+                    i += 1
+                    let d = x - s.p
+                    let u = V4.dot(d, s.pq) * s.inverseLength
+                    let m = u >= -0.25 ? u : -0.25, t = m < 4 ? m : 4  // min(4, max(-0.25, u))
+                    let e = V4.minus(d, t, s.pq)
+                    let ee = V4.dot(e, e)
+                    if ee < best {
+                        best = ee
+                        mixed = V4.plus(s.partner, t, s.partnerStep)
+                    }
                 }
             }
-            func byte(_ d: Double) -> UInt32 { UInt32(min(255, max(0, d.rounded()))) }
-            return byte(mixed[0]) | byte(mixed[1]) << 8 | byte(mixed[2]) << 16 | byte(mixed[3]) << 24
+            func byte(_ d: Double) -> UInt32 {
+                let r = d.rounded(), m = r >= 0 ? r : 0  // min(255, max(0, r))
+                return UInt32(m < 255 ? m : 255)
+            }
+            return byte(mixed.r) | byte(mixed.g) << 8 | byte(mixed.b) << 16 | byte(mixed.a) << 24
         }
     }
 

@@ -19,12 +19,10 @@ public struct Raster: Sendable, Equatable {
     public init(width: Int, height: Int, fill: RGBA = .clear) {
         self.width = width
         self.height = height
-        let px: [UInt8] = [RGBA.byte(fill.r), RGBA.byte(fill.g), RGBA.byte(fill.b), RGBA.byte(fill.a)]
+        let r = RGBA.byte(fill.r), g = RGBA.byte(fill.g), b = RGBA.byte(fill.b), a = RGBA.byte(fill.a)
         var buffer = [UInt8](repeating: 0, count: width * height * 4)
-        if px != [0, 0, 0, 0] {
-            for i in stride(from: 0, to: buffer.count, by: 4) {
-                buffer[i] = px[0]; buffer[i + 1] = px[1]; buffer[i + 2] = px[2]; buffer[i + 3] = px[3]
-            }
+        if r | g | b | a != 0 {
+            buffer.withUnsafeMutableBufferPointer { glyph_rgba_fill($0.baseAddress, width * height, r, g, b, a) }
         }
         self.pixels = buffer
     }
@@ -44,12 +42,7 @@ public struct Raster: Sendable, Equatable {
 
     @inlinable
     public var isOpaque: Bool {
-        var i = 3
-        while i < pixels.count {
-            if pixels[i] != 255 { return false }
-            i += 4
-        }
-        return true
+        pixels.withUnsafeBufferPointer { glyph_rgba_opaque($0.baseAddress, $0.count / 4) == 1 }
     }
 }
 

@@ -1,4 +1,5 @@
 import CCairo
+import CGlyphSupport
 import Foundation
 import GlyphCore
 import GlyphRaster
@@ -82,17 +83,7 @@ public final class PNGImage: CairoImage, @unchecked Sendable {
     /// Straight RGBA8 to cairo's premultiplied ARGB32, each channel `round(c × a / 255)`: the exact
     /// inverse of the renderer's un-premultiplying for every colour cairo can hold.
     static func premultiply(_ r: Raster, into out: UnsafeMutablePointer<UInt8>, stride: Int) {
-        r.pixels.withUnsafeBufferPointer { px in
-            for y in 0..<r.height {
-                let row = UnsafeMutableRawPointer(out + y * stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<r.width {
-                    let i = (y * r.width + x) * 4
-                    let a = UInt32(px[i + 3])
-                    func p(_ c: UInt8) -> UInt32 { (UInt32(c) * a + 127) / 255 }
-                    row[x] = a << 24 | p(px[i]) << 16 | p(px[i + 1]) << 8 | p(px[i + 2])
-                }
-            }
-        }
+        r.pixels.withUnsafeBufferPointer { glyph_rgba_to_argb32($0.baseAddress, r.width, r.height, out, stride, 1) }
     }
 
     /// Draws the pixels scaled into the rect: pixel for pixel when the rect is the image's size in

@@ -1,4 +1,5 @@
 import CCairo
+import CGlyphSupport
 import Foundation
 import GlyphColor
 import GlyphCore
@@ -378,27 +379,9 @@ public enum Renderer {
     static func rasterFromSurface(_ surface: OpaquePointer, width: Int, height: Int) -> Raster {
         let stride = Int(cairo_image_surface_get_stride(surface))
         let src = cairo_image_surface_get_data(surface)!
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        pixels.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<height {
-                let row = UnsafeRawPointer(src + y * stride).assumingMemoryBound(to: UInt32.self)
-                var o = y * width * 4
-                for x in 0..<width {
-                    let p = row[x]
-                    let a = UInt32(p >> 24)
-                    var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
-                    if a != 255 && a != 0 {
-                        r = (r * 255 + a / 2) / a
-                        g = (g * 255 + a / 2) / a
-                        b = (b * 255 + a / 2) / a
-                    }
-                    dst[o] = UInt8(truncatingIfNeeded: r)
-                    dst[o + 1] = UInt8(truncatingIfNeeded: g)
-                    dst[o + 2] = UInt8(truncatingIfNeeded: b)
-                    dst[o + 3] = UInt8(truncatingIfNeeded: a)
-                    o += 4
-                }
-            }
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { dst, initialized in
+            glyph_argb32_to_rgba(src, stride, width, height, dst.baseAddress)
+            initialized = width * height * 4
         }
         return Raster(width: width, height: height, pixels: pixels)
     }

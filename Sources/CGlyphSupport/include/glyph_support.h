@@ -33,4 +33,20 @@ int glyph_png_size(const uint8_t *bytes, size_t length, uint32_t *width, uint32_
 
 void glyph_free(void *pointer);
 
+/// Pixel loops (pixels.c). RGBA8: straight (not premultiplied) r, g, b, a bytes, rows packed.
+/// ARGB32: cairo's premultiplied native-endian 32-bit pixels, rows `stride` bytes apart.
+
+/// 1 when every pixel's alpha is 255 (also for no pixels), else 0.
+int glyph_rgba_opaque(const uint8_t *rgba, size_t pixels);
+
+/// ARGB32 to RGBA8: each colour channel `(c × 255 + a / 2) / a`, kept as it is where a is 0 or 255.
+void glyph_argb32_to_rgba(const uint8_t *argb, size_t stride, size_t width, size_t height, uint8_t *rgba);
+
+/// RGBA8 to ARGB32: each colour channel `(c × a + 127) / 255` when `rounded`, else `c × a / 255`.
+void glyph_rgba_to_argb32(const uint8_t *rgba, size_t width, size_t height, uint8_t *argb, size_t stride,
+                          int rounded);
+
+/// Sets every pixel to one colour.
+void glyph_rgba_fill(uint8_t *rgba, size_t pixels, uint8_t r, uint8_t g, uint8_t b, uint8_t a);
+
 #endif
