@@ -266,29 +266,46 @@ struct StateChange: Sendable {
     static func countChanged(_ pixelMask: [UInt8], width w: Int, height h: Int)
         -> (changed: [Int], raw: [Int], boxes: [PixelBox?]) {
         let pw = w + 2
-        var histogram = [Int](repeating: 0, count: 16)
-        var rawHistogram = [Int](repeating: 0, count: 16)
-        var lo = [Int](repeating: .max, count: 8), hi = [Int](repeating: .min, count: 8)  // x0, y0 / x1, y1 per view
-        pixelMask.withUnsafeBufferPointer { m in
-            for y in 0..<h {
-                let row = (y + 1) * pw + 1
-                for x in 0..<w {
-                    let q = row + x
-                    let v = m[q]
-                    guard v != 0 else { continue }
-                    rawHistogram[Int(v)] += 1
-                    let around = m[q - pw - 1] | m[q - pw] | m[q - pw + 1] | m[q - 1] | m[q + 1]
-                        | m[q + pw - 1] | m[q + pw] | m[q + pw + 1]
-                    let counted = v & around
-                    guard counted != 0 else { continue }
-                    histogram[Int(counted)] += 1
-                    for view in 0..<4 where counted & (1 << view) != 0 {
-                        lo[2 * view] = min(lo[2 * view], x); lo[2 * view + 1] = min(lo[2 * view + 1], y)
-                        hi[2 * view] = max(hi[2 * view], x + 1); hi[2 * view + 1] = max(hi[2 * view + 1], y + 1)
+        // One table: the histogram of counted masks (0..<16), of raw masks (16..<32), the boxes' x0, y0
+        // per view (32..<40) and x1, y1 per view (40..<48). Read through pointers: a debug build
+        // checks and retains at every array subscript.
+        var table = [Int](repeating: 0, count: 48)
+        for i in 32..<40 { table[i] = .max }
+        for i in 40..<48 { table[i] = .min }
+        pixelMask.withUnsafeBufferPointer { mb in
+            table.withUnsafeMutableBufferPointer { tb in
+                let m = mb.baseAddress!, histogram = tb.baseAddress!, rawHistogram = histogram + 16
+                let lo = histogram + 32, hi = histogram + 40
+                for y in 0..<h {
+                    let row = (y + 1) * pw + 1
+                    var x = -1
+                    while x + 1 < w {
+                        x += 1
+                        let q = row + x
+                        let v = m[q]
+                        guard v != 0 else { continue }
+                        rawHistogram[Int(v)] += 1
+                        let around = m[q - pw - 1] | m[q - pw] | m[q - pw + 1] | m[q - 1] | m[q + 1]
+                            | m[q + pw - 1] | m[q + pw] | m[q + pw + 1]
+                        let counted = v & around
+                        guard counted != 0 else { continue }
+                        histogram[Int(counted)] += 1
+                        var view = 0
+                        while view < 4 {
+                            if counted & (1 << view) != 0 {
+                                if x < lo[2 * view] { lo[2 * view] = x }
+                                if y < lo[2 * view + 1] { lo[2 * view + 1] = y }
+                                if x + 1 > hi[2 * view] { hi[2 * view] = x + 1 }
+                                if y + 1 > hi[2 * view + 1] { hi[2 * view + 1] = y + 1 }
+                            }
+                            view += 1
+                        }
                     }
                 }
             }
         }
+        let histogram = Array(table[0..<16]), rawHistogram = Array(table[16..<32])
+        let lo = Array(table[32..<40]), hi = Array(table[40..<48])
         var boxes = [PixelBox?](repeating: nil, count: 4)
         for view in 0..<4 where hi[2 * view] > Int.min {
             boxes[view] = PixelBox(x0: lo[2 * view], y0: lo[2 * view + 1], x1: hi[2 * view], y1: hi[2 * view + 1])
