@@ -132,7 +132,14 @@ public enum Pixelmatch {
 
         // Compare each pixel of one image against the other one.
         for y in 0..<height {
-            for x in 0..<width {
+            // Without a diff image equal pixels do nothing: only the span of each row from its first
+            // to its last differing pixel is looked at (found two pixels at a time).
+            var span = 0..<width
+            if out == nil {
+                guard let differing = differingSpan(img1 + y * width * 4, img2 + y * width * 4, count: width) else { continue }
+                span = differing
+            }
+            for x in span {
                 let pos = (y * width + x) * 4
 
                 // Equal pixels (one 32-bit compare) have delta 0, which is never over the threshold.
@@ -220,6 +227,23 @@ public enum Pixelmatch {
                 == p2.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
         }
         return true
+    }
+
+    /// The pixels from the first to the last of the first `count` that differ; nil when none does.
+    private static func differingSpan(_ img1: UnsafePointer<UInt8>, _ img2: UnsafePointer<UInt8>, count: Int) -> Range<Int>? {
+        let p1 = UnsafeRawPointer(img1), p2 = UnsafeRawPointer(img2)
+        func pair(_ i: Int) -> Bool {
+            p1.loadUnaligned(fromByteOffset: i * 4, as: UInt64.self) == p2.loadUnaligned(fromByteOffset: i * 4, as: UInt64.self)
+        }
+        func one(_ i: Int) -> Bool { word(img1, i * 4) == word(img2, i * 4) }
+        var first = 0
+        while first + 2 <= count && pair(first) { first += 2 }
+        while first < count && one(first) { first += 1 }
+        guard first < count else { return nil }
+        var end = count
+        while end - 2 > first && pair(end - 2) { end -= 2 }
+        while one(end - 1) { end -= 1 }
+        return first..<end
     }
 
     /// Whether a pixel is likely part of anti-aliasing (Vysniauskas 2009): among its 8

@@ -405,6 +405,37 @@ struct PixelmatchBehaviourTests {
         #expect(counted.drawn.antialiased == 0)
     }
 
+    /// Without a diff image only each row's span from its first to its last differing pixel is
+    /// looked at; with one every pixel is. Both must count the same, wherever the differences fall
+    /// (the first or last pixel of a row, odd and even widths, a row of one pixel).
+    @Test("with and without a diff image: the same counts for sparse differences anywhere in a row")
+    func sparseDifferencesSameCounts() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
+            return seed
+        }
+        for width in 1...9 {
+            for height in 1...4 {
+                for round in 0..<20 {
+                    var a = [UInt8](repeating: 0, count: width * height * 4)
+                    // Opaque pixels, mostly one grey, so a changed colour channel is always seen.
+                    for i in a.indices { a[i] = i % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: next() % 4 == 0 ? next() : 200) }
+                    var b = a
+                    // 1–3 changed pixels: random ones, and in some rounds a row's first and last.
+                    for _ in 0..<(1 + Int(next() % 3)) {
+                        let p = Int(next() % UInt64(width * height))
+                        b[p * 4 + Int(next() % 3)] &+= UInt8(truncatingIfNeeded: 1 + next() % 255)
+                    }
+                    if round % 4 == 0 { b[0] &+= 90; b[(width - 1) * 4 + 1] &+= 90 }
+                    let run = runBoth(a, b, width: width, height: height, options: .init(threshold: 0))
+                    #expect(run.counted == run.drawn, "\(width)x\(height), round \(round)")
+                    #expect(run.counted.mismatched + run.counted.antialiased > 0, "\(width)x\(height), round \(round)")
+                }
+            }
+        }
+    }
+
     @Test("empty images")
     func empty() {
         let run = runBoth([], [], width: 0, height: 0, options: .init())
