@@ -37,7 +37,8 @@ public struct RGBA: Sendable, Hashable, Codable {
         let nibbles = digits.map(nibble)
         guard nibbles.allSatisfy({ $0 != nil }) else { return nil }
         let n = nibbles.map { $0! }
-        let bytes = n.count <= 4 ? n.map { $0 << 4 | $0 } : stride(from: 0, to: n.count, by: 2).map { n[$0] << 4 | n[$0 + 1] }
+        let bytes: [UInt8] = n.count <= 4 ? n.map { (d: UInt8) -> UInt8 in d << 4 | d }
+            : stride(from: 0, to: n.count, by: 2).map { (i: Int) -> UInt8 in n[i] << 4 | n[i + 1] }
         self.init(r8: bytes[0], g8: bytes[1], b8: bytes[2], a8: bytes.count == 4 ? bytes[3] : 255)
     }
 

@@ -58,7 +58,10 @@ extension Raster {
     public func region(x: Int, y: Int, width w: Int, height h: Int) -> Raster {
         var out: [UInt8] = []
         out.reserveCapacity(w * h * 4)
-        for row in y..<(y + h) { out += pixels[((row * width + x) * 4)..<((row * width + x + w) * 4)] }
+        for row in y..<(y + h) {
+            let start: Int = (row * width + x) * 4
+            out += pixels[start..<(start + w * 4)]
+        }
         return Raster(width: w, height: h, pixels: out)
     }
 
