@@ -2104,16 +2104,19 @@ a changed theme colour. Add `.glyphaudit-cache/` to `.gitignore` (this repositor
 it is always safe.
 
 Measured with `make bench` (load-10x18.json at Dynamic Type L and AX5, 8,640 variants; see
-**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), four runs over this stop's last commits:
+**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), three runs at this stop's last commit:
 
 | change | full | incremental | share |
 |---|---|---|---|
-| nothing | 7.35–9.01 s | 0.24–0.30 s | **2.9–3.8 %** |
-| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 7.03–9.41 s | 0.71–0.90 s | **9.6–10.1 %** |
-| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 6.93–7.99 s | 0.88–1.03 s | 11.0–13.5 % |
+| nothing | 6.78–7.18 s | 0.21–0.27 s | **3.2–3.9 %** |
+| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 6.78–6.97 s | 0.68–0.71 s | **9.9–10.4 %** |
+| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 6.63–7.12 s | 0.85–0.91 s | 12.1–13.4 % |
 
-(The session before: 3.6–4.6 %, 10.4–11.8 % and 13.4–15.4 %; before that 5.4–6.9 %, 11.8–14.7 % and
-15.7–17.2 %; before variant groups, 12.1 %, 33 % and 41 %, and a theme colour redrew everything.)
+(The session before: 2.9–3.8 %, 9.6–10.1 % and 11.0–13.5 %, with full runs of 7.0–9.4 s; the full
+runs are faster now — cairo's pixels are converted in C, the comparison looks only at each row's
+span of differing pixels — and a faster full run is a larger share for the same incremental one.
+Before that 3.6–4.6 %, 10.4–11.8 % and 13.4–15.4 %; then 5.4–6.9 %, 11.8–14.7 % and 15.7–17.2 %;
+before variant groups, 12.1 %, 33 % and 41 %, and a theme colour redrew everything.)
 What an incremental run costs, in two parts:
 
 - **Every variant, drawn or not: about 0.25 s** for 8,640 — the manifest read (its variant lines
@@ -2132,7 +2135,8 @@ What an incremental run costs, in two parts:
   numbers, when that pass is done), and the run's tables are freed on another thread.
 - **Each variant drawn again: about 1 ms** of the run (2 jobs), more than a full run's 0.8 ms a
   variant, because a changed variant is a mismatch: its baseline is decoded (the largest part, as in
-  a full run), its render compared pixel by pixel and hashed for folding, its group audited again.
+  a full run), its render compared pixel by pixel (each row from its first to its last differing
+  pixel) and hashed for folding, its group audited again.
   The 480 variants of the theme's colour are about 7 % of a full run on their own.
 
 From the command line on all 51,840 variants of load-10x18.json (12 Dynamic Type sizes, baselines
@@ -2143,8 +2147,10 @@ and costs a full one).
 
 So the 10 % target holds for an unchanged spec; a change that redraws 5.6 % of the variants, as one
 theme's colour does here, costs about 10 %, on either side of it from run to run: the drawn variants
-alone are 7 %, and the part every variant costs is now about 0.25 s. (2 jobs on a shared 2-core
-machine whose speed drifts: a full run took 7.0–9.4 s within the hour.)
+alone are 7 %, and the part every variant costs is about 0.25 s: the manifest read (20 ms), the
+components (the bulk), the changes grouped and the stale baselines listed (20 ms), the snapshot
+section, the margins compared and the report put in order (40 ms). (2 jobs on a shared 2-core
+machine whose speed drifts: a full run took 7.0–9.4 s within an hour last session.)
 
 ## Missing baselines under CI
 
