@@ -44,9 +44,10 @@ PORTABLE_SYNC_TESTS := killedRecord|staleTemporaryFiles|PortabilityTests
 # The tests make and delete tens of thousands of small files in TMPDIR. On an ext4 file system without
 # a journal (this project's CI machine) each new inode is looked for past every inode deleted in the
 # last minute, reading the inode table as it goes: a fifth of the tests' time. So make test points
-# TMPDIR at /dev/shm (a tmpfs, no such search) when it is writable with 1 GiB free (the tests need
-# about 30 MB at once and clean up after themselves); elsewhere TMPDIR stays as it is.
-TEST_TMPDIR := $(shell [ -w /dev/shm ] && [ "$$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $$4 }')" -ge 1048576 ] 2>/dev/null && echo /dev/shm/glyphaudit-test)
+# TMPDIR at /dev/shm/glyphaudit-test-<uid> (a tmpfs, no such search) when /dev/shm is writable with
+# 1 GiB free (the tests need about 30 MB at once and clean up after themselves); elsewhere TMPDIR
+# stays as it is.
+TEST_TMPDIR := $(shell [ -w /dev/shm ] && [ "$$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $$4 }')" -ge 1048576 ] 2>/dev/null && echo /dev/shm/glyphaudit-test-$$(id -u))
 ifneq ($(TEST_TMPDIR),)
 test: export TMPDIR := $(TEST_TMPDIR)
 endif
