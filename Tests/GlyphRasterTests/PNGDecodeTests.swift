@@ -75,6 +75,32 @@ struct PNGDecodeTests {
         }
     }
 
+    /// The decoder skips the zlib stream's Adler-32 (it cost 5–7 % of an incremental run): every
+    /// chunk's CRC-32 still guards the compressed bytes, so damage to them is an error as before.
+    @Test("a wrong Adler-32 under right CRCs decodes; a changed byte under its old CRC is an error")
+    func adlerSkippedCRCChecked() throws {
+        let (w, h) = (11, 7)
+        let s = TinyPNG.samples(width: w, height: h, channels: 3, bits: 8, seed: 5)
+        let raw = s.flatMap { row in [UInt8(0)] + TinyPNG.packRow(row, bitDepth: 8) }
+        var zlib = TinyPNG.zlibStored(raw)
+        zlib[zlib.count - 1] ^= 0x5A // a wrong Adler-32, the IDAT chunk's CRC computed over it
+        let head: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+            + TinyPNG.chunk("IHDR", TinyPNG.be32(UInt32(w)) + TinyPNG.be32(UInt32(h)) + [8, 2, 0, 0, 0])
+        let png = head + TinyPNG.chunk("IDAT", zlib) + TinyPNG.chunk("IEND", [])
+        let r = try decode(Data(png))
+        #expect(r.pixels == s.flatMap { row in row.flatMap { v in v.map(UInt8.init) + [255] } })
+        // One pixel byte changed, the CRC left as it was.
+        var bad = png
+        let firstPixel = head.count + 8 + 2 + 5 + 1 // chunk header, zlib header, stored block header, filter byte
+        #expect(bad[firstPixel] == UInt8(s[0][0][0]))
+        bad[firstPixel] ^= 0xFF
+        #expect {
+            try Raster(pngData: Data(bad))
+        } throws: { error in
+            (error as? PNGError)?.message.contains("CRC") == true
+        }
+    }
+
     @Test("16-bit samples round to the nearest 8-bit value, not the high byte")
     func sixteenBitRounding() throws {
         // v / 257, rounded: 0x00FF is 0.992 → 1 (the high byte says 0), 0x0081 0.502 → 1, 0xFF00 254.0 → 254
