@@ -141,3 +141,54 @@ func cStringMessage(_ buffer: [CChar]) -> String {
     let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
     return String(decoding: bytes, as: UTF8.self)
 }
+
+/// Where two images of the same size differ, row by row, and a key of both, from one pass over
+/// their bytes (`glyph_rgba_row_spans`): what a pixel comparison needs to look only where pixels
+/// differ, and what folds identical diffs (`SnapshotResult.changeDigest`).
+public struct RowDifferences: Sendable {
+    /// Per row, two numbers: the first differing pixel and one past the last (both 0 when the row
+    /// is the same in both).
+    public let spans: [Int32]
+    /// How many rows differ.
+    public let rows: Int
+    /// A 128-bit hash of every byte of the first image and of the second's bytes where they differ
+    /// (with their places): equal keys mean equal first images and equal second images, but for a
+    /// chance collision (2⁻¹²⁸ per pair). Not a cryptographic digest: it never names a file or guards
+    /// anything.
+    public let key: (UInt64, UInt64)
+
+    /// The rows of `a` and `b`, both `width` × `height` RGBA8 pixels.
+    public init(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, width: Int, height: Int) {
+        var key: (UInt64, UInt64) = (0, 0)
+        var rows = 0
+        spans = [Int32](unsafeUninitializedCapacity: height * 2) { buffer, initialized in
+            withUnsafeMutablePointer(to: &key) { k in
+                k.withMemoryRebound(to: UInt64.self, capacity: 2) { k in
+                    rows = glyph_rgba_row_spans(a, b, width, height, buffer.baseAddress, k)
+                }
+            }
+            initialized = height * 2
+        }
+        self.rows = rows
+        self.key = key
+    }
+
+    /// The rows of two rasters of the same size.
+    public init(_ a: Raster, _ b: Raster) {
+        precondition(a.width == b.width && a.height == b.height, "Image sizes do not match.")
+        self = a.pixels.withUnsafeBufferPointer { pa in
+            b.pixels.withUnsafeBufferPointer { pb in
+                guard let x = pa.baseAddress, let y = pb.baseAddress else {
+                    return RowDifferences(empty: a.height)
+                }
+                return RowDifferences(x, y, width: a.width, height: a.height)
+            }
+        }
+    }
+
+    private init(empty height: Int) {
+        spans = [Int32](repeating: 0, count: height * 2)
+        rows = 0
+        key = (0, 0)
+    }
+}

@@ -136,18 +136,28 @@ public enum ImageComparator {
     /// unless its canvas would pass the limit (`canvasProblem`).
     public static func compare(expected: Raster, actual: Raster, options: PixelmatchOptions = .init(),
                                diffImage requested: Bool = false) -> (difference: ImageDifference, diff: Raster?) {
+        let c = compared(expected: expected, actual: actual, options: options, diffImage: requested)
+        return (c.difference, c.diff)
+    }
+
+    /// `compare`, with where the rows differ when the sizes are equal and there is no diff image (for
+    /// `changeKey`).
+    static func compared(expected: Raster, actual: Raster, options: PixelmatchOptions,
+                         diffImage requested: Bool) -> (difference: ImageDifference, diff: Raster?, rows: RowDifferences?) {
         let diffImage = requested && canvasProblem(expected, actual) == nil
         let expectedSize = PixelSize(expected)
         let actualSize = PixelSize(actual)
         if expectedSize == actualSize {
-            if !diffImage && samePixels(expected, actual) { return (.identical(expectedSize), nil) }
-            let (result, diff) = Pixelmatch.compare(expected, actual, options: options, diff: diffImage)
+            if !diffImage && samePixels(expected, actual) { return (.identical(expectedSize), nil, nil) }
+            let rows = diffImage ? nil : RowDifferences(expected, actual)
+            let (result, diff) = rows.map { (Pixelmatch.compare(expected, actual, options: options, rows: $0), nil) }
+                ?? Pixelmatch.compare(expected, actual, options: options, diff: true)
             let identical = result.mismatched == 0 && result.antialiased == 0 && result.maxDelta == 0
                 && samePixels(expected, actual)
             return (ImageDifference(expectedSize: expectedSize, actualSize: actualSize,
                                     mismatchedPixels: result.mismatched, antialiasedPixels: result.antialiased,
                                     maxColorDelta: thresholdScale(result.maxDelta), identical: identical,
-                                    comparedPixels: expectedSize.pixels), diff)
+                                    comparedPixels: expectedSize.pixels), diff, rows)
         }
 
         // Different sizes: pixelmatch on the common area, the rest of the canvas counts as different.
@@ -162,12 +172,29 @@ public enum ImageComparator {
                                          antialiasedPixels: result.antialiased,
                                          maxColorDelta: thresholdScale(result.maxDelta),
                                          identical: false, comparedPixels: canvas.pixels)
-        guard diffImage, let commonDiff else { return (difference, nil) }
+        guard diffImage, let commonDiff else { return (difference, nil, nil) }
         let c = options.diffColor
         var diff = Raster(width: canvas.width, height: canvas.height,
                           fill: RGBA(r8: c.r, g8: c.g, b8: c.b, a8: 255))
         diff.draw(commonDiff, atX: 0, y: 0)
-        return (difference, diff)
+        return (difference, diff, nil)
+    }
+
+    /// The key of a change from `expected` to `actual`, for folding identical diffs
+    /// (`SnapshotResult.changeDigest`): both sizes and the `RowDifferences` key of the two (`rows`
+    /// when the comparison found them), or of each image on its own when the sizes differ.
+    static func changeKey(expected: Raster, actual: Raster, rows: RowDifferences?) -> String {
+        func hex(_ key: (UInt64, UInt64)) -> String {
+            [key.0, key.1].map { v in
+                let s = String(v, radix: 16)
+                return String(repeating: "0", count: 16 - s.count) + s
+            }.joined()
+        }
+        let sizes = "\(expected.width)x\(expected.height) \(actual.width)x\(actual.height) "
+        if PixelSize(expected) == PixelSize(actual) {
+            return sizes + hex((rows ?? RowDifferences(expected, actual)).key)
+        }
+        return sizes + hex(RowDifferences(expected, expected).key) + hex(RowDifferences(actual, actual).key)
     }
 
     /// pixelmatch's normalised delta (|YIQ delta| / 35215, compared with threshold²) on the

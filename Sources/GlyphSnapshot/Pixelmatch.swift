@@ -98,6 +98,15 @@ public enum Pixelmatch {
                                width: Int, height: Int,
                                output: UnsafeMutableBufferPointer<UInt8>?,
                                options: PixelmatchOptions = .init()) -> PixelmatchResult {
+        compare(a, b, width: width, height: height, output: output, options: options, rows: nil)
+    }
+
+    /// `compare`, given where the rows differ (`RowDifferences` of `a` and `b`) when there is no
+    /// output: only those spans are looked at.
+    static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>,
+                        width: Int, height: Int,
+                        output: UnsafeMutableBufferPointer<UInt8>?,
+                        options: PixelmatchOptions, rows known: RowDifferences?) -> PixelmatchResult {
         precondition(a.count == b.count && (output == nil || output!.count == a.count),
                      "Image sizes do not match.")
         precondition(width >= 0 && height >= 0 && a.count == width * height * 4,
@@ -111,8 +120,11 @@ public enum Pixelmatch {
         let drawBackground = !options.diffMask
         var gray = GrayPixels(img1, alpha: options.alpha)
 
+        // Without a diff image equal pixels do nothing: only the span of each row from its first to
+        // its last differing pixel is looked at.
+        let rows = out == nil ? known ?? RowDifferences(img1, img2, width: width, height: height) : nil
         // Fast path if identical.
-        if identical(img1, img2, count: len) {
+        if rows.map({ $0.rows == 0 }) ?? identical(img1, img2, count: len) {
             if let out, drawBackground {
                 for i in 0..<len { gray.draw(4 * i, out) }
             }
@@ -132,12 +144,11 @@ public enum Pixelmatch {
 
         // Compare each pixel of one image against the other one.
         for y in 0..<height {
-            // Without a diff image equal pixels do nothing: only the span of each row from its first
-            // to its last differing pixel is looked at (found two pixels at a time).
             var span = 0..<width
-            if out == nil {
-                guard let differing = differingSpan(img1 + y * width * 4, img2 + y * width * 4, count: width) else { continue }
-                span = differing
+            if let rows {
+                let first = Int(rows.spans[2 * y]), end = Int(rows.spans[2 * y + 1])
+                if first == end { continue }
+                span = first..<end
             }
             for x in span {
                 let pos = (y * width + x) * 4
@@ -182,11 +193,9 @@ public enum Pixelmatch {
         precondition(a.width == b.width && a.height == b.height, "Image sizes do not match.")
         let width = a.width
         let height = a.height
+        guard diff else { return (compare(a, b, options: options, rows: RowDifferences(a, b)), nil) }
         return a.pixels.withUnsafeBufferPointer { pa in
             b.pixels.withUnsafeBufferPointer { pb in
-                guard diff else {
-                    return (compare(pa, pb, width: width, height: height, output: nil, options: options), nil)
-                }
                 var result = PixelmatchResult(mismatched: 0, antialiased: 0, maxDelta: 0)
                 let count = pa.count
                 // Without a mask every output pixel is written, so it need not be zeroed first.
@@ -198,6 +207,15 @@ public enum Pixelmatch {
                     initialized = count
                 }
                 return (result, Raster(width: width, height: height, pixels: pixels))
+            }
+        }
+    }
+
+    /// Compares two rasters of the same size without a diff image, given their `RowDifferences`.
+    static func compare(_ a: Raster, _ b: Raster, options: PixelmatchOptions, rows: RowDifferences) -> PixelmatchResult {
+        a.pixels.withUnsafeBufferPointer { pa in
+            b.pixels.withUnsafeBufferPointer { pb in
+                compare(pa, pb, width: a.width, height: a.height, output: nil, options: options, rows: rows)
             }
         }
     }
@@ -227,23 +245,6 @@ public enum Pixelmatch {
                 == p2.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
         }
         return true
-    }
-
-    /// The pixels from the first to the last of the first `count` that differ; nil when none does.
-    private static func differingSpan(_ img1: UnsafePointer<UInt8>, _ img2: UnsafePointer<UInt8>, count: Int) -> Range<Int>? {
-        let p1 = UnsafeRawPointer(img1), p2 = UnsafeRawPointer(img2)
-        func pair(_ i: Int) -> Bool {
-            p1.loadUnaligned(fromByteOffset: i * 4, as: UInt64.self) == p2.loadUnaligned(fromByteOffset: i * 4, as: UInt64.self)
-        }
-        func one(_ i: Int) -> Bool { word(img1, i * 4) == word(img2, i * 4) }
-        var first = 0
-        while first + 2 <= count && pair(first) { first += 2 }
-        while first < count && one(first) { first += 1 }
-        guard first < count else { return nil }
-        var end = count
-        while end - 2 > first && pair(end - 2) { end -= 2 }
-        while one(end - 1) { end -= 1 }
-        return first..<end
     }
 
     /// Whether a pixel is likely part of anti-aliasing (Vysniauskas 2009): among its 8

@@ -104,8 +104,9 @@ public struct SnapshotResult: Sendable, Equatable, Codable {
     /// For a `new` variant not recorded or a `mismatch` not updated: where its render was staged
     /// for `glyphaudit accept` (`SnapshotChecker.candidates`, under CI or with `--stage`).
     public var candidate: String?
-    /// For a mismatch: a 128-bit hash of the baseline's and the render's sizes and pixels
-    /// (`PixelHash`), so that identical diffs can be folded (`SnapshotGroup`); never written out.
+    /// For a mismatch: both sizes and a 128-bit hash of the baseline's and the render's pixels
+    /// (`ImageComparator.changeKey`), so that identical diffs can be folded (`SnapshotGroup`); never
+    /// written out.
     public var changeDigest: String?
     /// Under `--incremental`: the variant was not drawn, its inputs and renderer equal its
     /// baseline's manifest entry (a match).
@@ -338,12 +339,12 @@ public struct SnapshotChecker: Sendable {
                 return result
             }
             let wantImages = output != nil
-            let (difference, diff) = ImageComparator.compare(expected: expected, actual: actual,
-                                                             options: pixelmatch, diffImage: wantImages)
+            let (difference, diff, rows) = ImageComparator.compared(expected: expected, actual: actual,
+                                                                    options: pixelmatch, diffImage: wantImages)
             result.difference = difference
             if options.passes(difference) { return result }
             result.status = .mismatch
-            result.changeDigest = PixelHash.change(expected: expected, actual: actual)
+            result.changeDigest = ImageComparator.changeKey(expected: expected, actual: actual, rows: rows)
             if output != nil, let problem = ImageComparator.canvasProblem(expected, actual) {
                 result.writeError = "\(variant.id): \(problem)"
             }

@@ -407,7 +407,8 @@ struct PixelmatchBehaviourTests {
 
     /// Without a diff image only each row's span from its first to its last differing pixel is
     /// looked at; with one every pixel is. Both must count the same, wherever the differences fall
-    /// (the first or last pixel of a row, odd and even widths, a row of one pixel).
+    /// (the first or last pixel of a row, odd and even widths, a row of one pixel, rows of one and two
+    /// 8-pixel blocks and a tail).
     @Test("with and without a diff image: the same counts for sparse differences anywhere in a row")
     func sparseDifferencesSameCounts() {
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -415,7 +416,7 @@ struct PixelmatchBehaviourTests {
             seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17
             return seed
         }
-        for width in 1...9 {
+        for width in 1...19 {
             for height in 1...4 {
                 for round in 0..<20 {
                     var a = [UInt8](repeating: 0, count: width * height * 4)

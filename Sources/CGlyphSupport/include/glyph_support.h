@@ -49,4 +49,13 @@ void glyph_rgba_to_argb32(const uint8_t *rgba, size_t width, size_t height, uint
 /// Sets every pixel to one colour.
 void glyph_rgba_fill(uint8_t *rgba, size_t pixels, uint8_t r, uint8_t g, uint8_t b, uint8_t a);
 
+/// Two RGBA8 images of the same size compared row by row in one pass. For each row y,
+/// `spans[2y]` and `spans[2y + 1]` are its first differing pixel and one past its last (both 0 when
+/// the row is the same in both). `key` is a 128-bit hash of every byte of `a` and, for each row that
+/// differs, of the row's number, its span and `b`'s bytes in the span: equal keys mean (but for a
+/// chance collision) equal `a` and equal `b`, since `b` equals `a` outside the spans. Returns the
+/// number of rows that differ.
+size_t glyph_rgba_row_spans(const uint8_t *a, const uint8_t *b, size_t width, size_t height, int32_t *spans,
+                            uint64_t key[2]);
+
 #endif
