@@ -50,19 +50,22 @@ extension RunReport {
         let presetOrder = Dictionary(uniqueKeysWithValues: presets.enumerated().map { ($1.name, $0) })
         let ruleOrder = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id, $0) })
         variants.sort { $0.index < $1.index }
-        findings.sort { a, b in
-            let ka = (presetOrder[a.preset] ?? Int.max, ruleOrder[a.rule] ?? Int.max)
-            let kb = (presetOrder[b.preset] ?? Int.max, ruleOrder[b.rule] ?? Int.max)
-            if ka != kb { return ka < kb }
-            if a.variant.description != b.variant.description { return a.variant.description < b.variant.description }
+        // Each finding's key built once (an id's text is built, not stored); equal keys keep their order.
+        let keys = findings.map { f in (presetOrder[f.preset] ?? Int.max, ruleOrder[f.rule] ?? Int.max, f.variant.description) }
+        findings = findings.indices.sorted { i, j in
+            let (a, b) = (findings[i], findings[j])
+            if keys[i] != keys[j] { return keys[i] < keys[j] }
             if a.subject != b.subject { return a.subject < b.subject }
-            return a.message < b.message
-        }
+            if a.message != b.message { return a.message < b.message }
+            return i < j
+        }.map { findings[$0] }
         if let i = inputs {
             var seen = Set<String>()
             inputs = i.filter { seen.insert($0.path).inserted }.sorted { $0.path < $1.path }
         }
-        if var s = snapshots {
+        // A run's own results are in its variants' order, one each and no stale baselines after them
+        // (the common case, seen without building each id's text): already in order.
+        if var s = snapshots, s.results.count != variants.count || !zip(s.results, variants).allSatisfy({ $0.id == $1.id }) {
             // By the ids' text, as they are written (a stale baseline's id is any path).
             let order = Dictionary(variants.map { ($0.id.description, $0.index) }, uniquingKeysWith: { a, _ in a })
             struct Seen: Hashable { let id: String, status: String }
