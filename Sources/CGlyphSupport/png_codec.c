@@ -34,8 +34,6 @@ void glyph_buffer_free(glyph_buffer *buffer) {
     }
 }
 
-void glyph_free(void *pointer) { free(pointer); }
-
 static void write_to_buffer(png_structp png, png_bytep data, png_size_t length) {
     glyph_buffer *out = (glyph_buffer *)png_get_io_ptr(png);
     if (out->length + length > out->capacity) {
@@ -126,9 +124,8 @@ int glyph_png_size(const uint8_t *bytes, size_t length, uint32_t *width, uint32_
     return 0;
 }
 
-int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t **rgba, uint32_t *width,
-                     uint32_t *height, char *error, size_t error_size) {
-    *rgba = NULL;
+int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t *rgba, uint32_t width, uint32_t height,
+                     char *error, size_t error_size) {
     if (length == 0) {
         snprintf(error, error_size, "the file is empty");
         return -1;
@@ -158,7 +155,6 @@ int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t **rgba, uint32
         return -1;
     }
     png_infop info = png_create_info_struct(png);
-    uint8_t *volatile pixels = NULL;
     png_bytep *volatile rows = NULL;
     if (!info) {
         png_destroy_read_struct(&png, NULL, NULL);
@@ -168,7 +164,6 @@ int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t **rgba, uint32
     if (setjmp(png_jmpbuf(png))) {
         /* on_error has written libpng's message into `error`. */
         png_destroy_read_struct(&png, &info, NULL);
-        free(pixels);
         free(rows);
         return -1;
     }
@@ -205,16 +200,14 @@ int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t **rgba, uint32
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != (size_t)w * 4) png_error(png, "unsupported PNG pixel layout");
-    pixels = malloc((size_t)w * h * 4);
+    /* The caller's buffer holds the size the header declares (glyph_png_size), read the same way. */
+    if (w != width || h != height || (w > 0 && h > 0 && !rgba)) png_error(png, "the image is not the size its header declares");
     rows = malloc(sizeof(png_bytep) * (h ? h : 1));
-    if (!pixels || !rows) png_error(png, "out of memory");
-    for (png_uint_32 y = 0; y < h; y++) rows[y] = pixels + (size_t)y * w * 4;
+    if (!rows) png_error(png, "out of memory");
+    for (png_uint_32 y = 0; y < h; y++) rows[y] = rgba + (size_t)y * w * 4;
     png_read_image(png, rows);
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
-    *rgba = pixels;
-    *width = w;
-    *height = h;
     return 0;
 }

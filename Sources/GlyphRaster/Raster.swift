@@ -92,20 +92,20 @@ extension Raster {
     /// from the header first: past `Limits.pngSide` on a side or `Limits.pngPixels` in all, no pixel
     /// is decoded.
     public init(pngData data: Data) throws {
-        try Self.checkPNGSize(data)
-        var out: UnsafeMutablePointer<UInt8>?
-        var w: UInt32 = 0
-        var h: UInt32 = 0
+        // Decoded straight into the raster's own buffer, of the size the header declares (bytes that
+        // do not start like a PNG: none, and the decoder says what is wrong).
+        let (width, height) = try Self.checkPNGSize(data) ?? (0, 0)
         var error = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBytes { raw in
-            glyph_png_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &out, &w, &h, &error, error.count)
+        var status: Int32 = 0
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
+            status = data.withUnsafeBytes { raw in
+                glyph_png_decode(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, buffer.baseAddress,
+                                 UInt32(width), UInt32(height), &error, error.count)
+            }
+            initialized = status == 0 ? width * height * 4 : 0
         }
-        guard status == 0, let out else {
-            throw PNGError(message: cStringMessage(error))
-        }
-        defer { glyph_free(out) }
-        let count = Int(w) * Int(h) * 4
-        self.init(width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: out, count: count)))
+        guard status == 0 else { throw PNGError(message: cStringMessage(error)) }
+        self.init(width: width, height: height, pixels: pixels)
     }
 
     /// The width and height a PNG's header declares, refused past the limits; nil when the bytes do

@@ -24,14 +24,13 @@ int glyph_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int h
 /// Decodes any PNG (palette, grey, 16-bit, with or without tRNS, interlaced) into straight RGBA8;
 /// 16-bit channels are rounded to the nearest 8-bit value (v * 255 / 65535).
 /// Gamma chunks are ignored, so the bytes are what the file stores (as pngjs and Pillow read them).
-/// On success *rgba is malloc'd (free with glyph_free) and 0 is returned; on failure -1 and a message.
-int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t **rgba, uint32_t *width,
-                     uint32_t *height, char *error, size_t error_size);
+/// The pixels go into `rgba`, `width` × `height` × 4 bytes: the size the header declares
+/// (glyph_png_size); any other size is an error. 0 on success; on failure -1 and a message.
+int glyph_png_decode(const uint8_t *bytes, size_t length, uint8_t *rgba, uint32_t width, uint32_t height,
+                     char *error, size_t error_size);
 
 /// Reads only the header: width and height. Returns 0 on success.
 int glyph_png_size(const uint8_t *bytes, size_t length, uint32_t *width, uint32_t *height);
-
-void glyph_free(void *pointer);
 
 /// Pixel loops (pixels.c). RGBA8: straight (not premultiplied) r, g, b, a bytes, rows packed.
 /// ARGB32: cairo's premultiplied native-endian 32-bit pixels, rows `stride` bytes apart.
