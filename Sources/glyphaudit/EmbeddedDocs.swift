@@ -2104,13 +2104,13 @@ a changed theme colour. Add `.glyphaudit-cache/` to `.gitignore` (this repositor
 it is always safe.
 
 Measured with `make bench` (load-10x18.json at Dynamic Type L and AX5, 8,640 variants; see
-**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), four runs at this stop's last commit:
+**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), six runs at this stop's last commit:
 
 | change | full | incremental | share |
 |---|---|---|---|
-| nothing | 5.77–6.20 s | 0.23–0.29 s | **3.9–4.7 %** |
-| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 5.84–6.35 s | 0.60–0.74 s | **10.0–11.6 %** |
-| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 5.72–6.11 s | 0.74–0.84 s | 12.8–13.8 % |
+| nothing | 5.77–6.67 s | 0.23–0.29 s | **3.9–4.7 %** |
+| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 5.84–6.57 s | 0.60–0.85 s | **10.0–11.6 %**, once 13.0 % |
+| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 5.72–6.55 s | 0.74–0.88 s | 12.8–13.8 % |
 
 (The session before: 3.2–3.9 %, 9.9–10.4 % and 12.1–13.4 %, with full runs of 6.6–7.2 s and the
 theme's colour at 0.68–0.71 s. Both runs are faster now — a baseline is decoded without zlib's
@@ -2156,7 +2156,8 @@ alone are about 6 %, and the part every variant costs is about 0.24 s: the manif
 the components (the bulk), the changes grouped and the stale baselines listed (17 ms), the snapshot
 section (8 ms), the margins compared (14 ms) and the report put in order (2.5 ms). A faster full run
 (a faster decoder, say) makes the same incremental run a larger share. (2 jobs on a shared 2-core
-machine whose speed drifts: a full run took 5.6–6.9 s within an hour this session.)
+machine whose speed drifts: a full run took 5.6–6.9 s within an hour this session, and one of the six
+runs above drew the theme's groups again in 0.85 s at best of three.)
 
 ## Missing baselines under CI
 
