@@ -130,7 +130,14 @@ size_t glyph_rgba_row_spans(const uint8_t *a, const uint8_t *b, size_t width, si
         spans[2 * y + 1] = (int32_t)(last / 4);
         differing++;
         s0 = mix(s0 ^ (uint64_t)y, ((uint64_t)first << 32 | last) ^ k1);
-        for (size_t j = first; j < last; j += 4) {
+        // The span's bytes of b, 16 at a time in two chains, then a pixel at a time.
+        size_t j = first;
+        for (; j + 16 <= last; j += 16) {
+            uint64_t b0 = load64(rb + j), b1 = load64(rb + j + 8);
+            s0 = mix(b0 ^ k3 ^ s0, b1 ^ k2);
+            s1 = mix(b1 ^ k0 ^ s1, b0 ^ k1);
+        }
+        for (; j < last; j += 4) {
             uint32_t pb = load32(rb + j);
             s0 = mix(pb ^ k3 ^ s0, (uint64_t)j ^ k2);
             s1 = mix(s1 ^ k0, pb ^ s0);

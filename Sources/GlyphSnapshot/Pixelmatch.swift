@@ -141,6 +141,9 @@ public enum Pixelmatch {
         var diff = 0
         var antialiasedCount = 0
         var largest = 0.0
+        // The last differing pair of pixels and its colour delta (no pair yet: equal words never get here).
+        var lastPair: UInt64 = 0
+        var lastDelta = 0.0
 
         // Compare each pixel of one image against the other one.
         for y in 0..<height {
@@ -159,8 +162,14 @@ public enum Pixelmatch {
                     continue
                 }
 
-                // Squared YIQ distance, negative if the img2 pixel is darker.
-                let delta = colorDelta(img1, img2, pos, pos)
+                // Squared YIQ distance, negative if the img2 pixel is darker: a function of the two
+                // pixels alone, so the last pair's is kept (a flat colour changed repeats one pair).
+                let pair = UInt64(word(img1, pos)) << 32 | UInt64(word(img2, pos))
+                if pair != lastPair {
+                    lastPair = pair
+                    lastDelta = colorDelta(img1, img2, pos, pos)
+                }
+                let delta = lastDelta
                 let magnitude = abs(delta)
                 if magnitude > largest { largest = magnitude }
 
