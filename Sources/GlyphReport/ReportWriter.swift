@@ -28,7 +28,7 @@ extension RunReport {
                          tokens: spec.tokenFile.map { relativePath($0, base: base) },
                          shapes: spec.shapes.map(\.rawValue), sizes: spec.sizes.map(\.name), themes: spec.themes.map(\.name),
                          states: spec.states.map(\.rawValue), dynamicTypeSizes: spec.dynamicTypeSizes.map(\.short),
-                         scales: spec.scales, variantCount: spec.variants().count)
+                         scales: spec.scales, variantCount: spec.variantCount)
             if !declared.isEmpty { record.appearances = Dictionary(declared, uniquingKeysWith: { a, _ in a }) }
             return record
         }

@@ -30,7 +30,7 @@ enum PresetsCommand {
             if args.flag(force) { throw UsageError(message: "--force goes with `presets show NAME --out DIR`") }
             for name in Presets.names {
                 let spec = try Presets.load(name)
-                try Console.out("\(name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(spec.variants().count) variants  \(spec.control.rawValue)")
+                try Console.out("\(name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(spec.variantCount) variants  \(spec.control.rawValue)")
             }
             return .clean
         }

@@ -56,7 +56,7 @@ struct DisplaySettingTests {
         #expect(plain.variants().count == 8 && plain.variants().allSatisfy { $0.setting == nil })
         let spec = try loadSpec(Self.checkbox(#", "settings": ["boldText", "rightToLeft"]"#)).get()
         let vs = spec.variants()
-        #expect(vs.count == 24)
+        #expect(vs.count == 24 && spec.variantCount == 24 && plain.variantCount == 8)
         #expect(Array(vs.prefix(8)) == plain.variants())
         #expect(vs[8].id == "cb/square-md/L/default+boldText/unchecked@1x")
         #expect(vs[8].pictureID == "cb/square-md/L/default+boldText/unchecked")

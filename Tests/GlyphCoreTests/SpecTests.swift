@@ -79,9 +79,24 @@ struct SpecTests {
         // sizes × shapes × 12 Dynamic Type sizes × themes × states (× 2 unfocused and focused, for the
         // SwiftUI presets' `focus`) × 3 scales
         #expect(counts == [1 * 1 * 12 * 3 * 2 * 2 * 3, 1 * 12 * 3 * 2 * 2 * 3, 2 * 2 * 12 * 4 * 2 * 3, 1 * 1 * 12 * 3 * 3 * 3])
+        #expect(try Presets.names.map { try Presets.load($0).variantCount } == counts, "variantCount counts what variants() makes")
         let ids = try Presets.names.flatMap { try Presets.load($0).variants().map(\.id) }
         #expect(Set(ids).count == ids.count, "variant ids are unique")
         #expect(ids.contains("design-system-checkbox/square-md/AX5/inverse/checked@3x"))
+    }
+
+    @Test("a variant's kept id follows every field it is built from")
+    func idFollowsFields() {
+        var v = Variant(preset: "p", control: .checkbox, shape: .square, size: "md", dynamicType: .large, theme: "default",
+                        state: .checked, scale: 2)
+        #expect(v.id == "p/square-md/L/default/checked@2x")
+        v.preset = "q"; v.shape = .circle; v.size = "sm"; v.dynamicType = .accessibility5
+        v.theme = "inverse"; v.state = .mixed; v.scale = 3; v.focused = true; v.setting = .boldText
+        #expect(v.id == "q/circle-sm/AX5/inverse+boldText/mixed+focused@3x")
+        v.control = .switch
+        #expect(v.id == "q/switch-sm/AX5/inverse+boldText/mixed+focused@3x")
+        let decoded = try? JSONDecoder().decode(Variant.self, from: JSONEncoder().encode(v))
+        #expect(decoded?.id == v.id && decoded == v)
     }
 
     @Test("--only filters: alternatives within a key, all keys must match, long and short names")

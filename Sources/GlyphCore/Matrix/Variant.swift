@@ -1,20 +1,20 @@
 /// One cell of the variant matrix: a control at one size, Dynamic Type size, theme, state and display scale.
 public struct Variant: Sendable, Hashable, Codable {
-    public var preset: String
-    public var control: ControlKind
-    public var shape: GlyphShape
-    public var size: String
-    public var dynamicType: DynamicTypeSize
-    public var theme: String
-    public var state: ControlState
-    public var scale: Int
+    public var preset: String { didSet { id = idText } }
+    public var control: ControlKind { didSet { id = idText } }
+    public var shape: GlyphShape { didSet { id = idText } }
+    public var size: String { didSet { id = idText } }
+    public var dynamicType: DynamicTypeSize { didSet { id = idText } }
+    public var theme: String { didSet { id = idText } }
+    public var state: ControlState { didSet { id = idText } }
+    public var scale: Int { didSet { id = idText } }
     /// Drawn with its keyboard focus indicator (a spec with `focus`); the id says `checked+focused`.
-    public var focused: Bool = false
+    public var focused: Bool = false { didSet { id = idText } }
 
     /// The state as ids spell it: `checked`, or `checked+focused` for a focused variant.
     public var stateName: String { focused ? "\(state.rawValue)+focused" : state.rawValue }
     /// The display setting it is drawn under (`settings`); nil: the default rendering.
-    public var setting: DisplaySetting?
+    public var setting: DisplaySetting? { didSet { id = idText } }
 
     /// `square-md` for a checkbox, `switch-md` for a switch.
     public var component: String {
@@ -25,10 +25,13 @@ public struct Variant: Sendable, Hashable, Codable {
     public var themeSegment: String { setting.map { "\(theme)+\($0.rawValue)" } ?? theme }
 
     /// Stable, readable id, e.g. `design-system-checkbox/square-md/AX5/inverse/checked@3x`
-    /// (`…/default+boldText/checked@2x` under a display setting).
-    public var id: String {
-        // Appended into one buffer, not interpolated from the other computed names: ids are built
-        // for every variant in many places of a run.
+    /// (`…/default+boldText/checked@2x` under a display setting). Kept, built again when a field
+    /// changes: a run reads every variant's id in many places.
+    public private(set) var id: String = ""
+
+    /// The id built from the fields.
+    private var idText: String {
+        // Appended into one buffer, not interpolated from the other computed names.
         var s = preset
         s.reserveCapacity(preset.utf8.count + size.utf8.count + theme.utf8.count + 48)
         s += "/"
@@ -75,7 +78,7 @@ public struct Variant: Sendable, Hashable, Codable {
     }
 
     public init(preset: String, control: ControlKind, shape: GlyphShape, size: String, dynamicType: DynamicTypeSize, theme: String, state: ControlState, scale: Int,
-                setting: DisplaySetting? = nil) {
+                focused: Bool = false, setting: DisplaySetting? = nil) {
         self.preset = preset
         self.control = control
         self.shape = shape
@@ -84,11 +87,33 @@ public struct Variant: Sendable, Hashable, Codable {
         self.theme = theme
         self.state = state
         self.scale = scale
+        self.focused = focused
         self.setting = setting
+        id = idText
     }
 
     private enum CodingKeys: String, CodingKey {
         case preset, control, shape, size, dynamicType, theme, state, scale, focused, setting
+    }
+
+    // The id follows from the fields: equality and hashing on the fields alone.
+    public static func == (a: Variant, b: Variant) -> Bool {
+        a.preset == b.preset && a.control == b.control && a.shape == b.shape && a.size == b.size
+            && a.dynamicType == b.dynamicType && a.theme == b.theme && a.state == b.state && a.scale == b.scale
+            && a.focused == b.focused && a.setting == b.setting
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(preset)
+        hasher.combine(control)
+        hasher.combine(shape)
+        hasher.combine(size)
+        hasher.combine(dynamicType)
+        hasher.combine(theme)
+        hasher.combine(state)
+        hasher.combine(scale)
+        hasher.combine(focused)
+        hasher.combine(setting)
     }
 
     /// `focused` is written only when true, and read as false when absent (report.json from before it);
@@ -98,9 +123,9 @@ public struct Variant: Sendable, Hashable, Codable {
         self.init(preset: try c.decode(String.self, forKey: .preset), control: try c.decode(ControlKind.self, forKey: .control),
                   shape: try c.decode(GlyphShape.self, forKey: .shape), size: try c.decode(String.self, forKey: .size),
                   dynamicType: try c.decode(DynamicTypeSize.self, forKey: .dynamicType), theme: try c.decode(String.self, forKey: .theme),
-                  state: try c.decode(ControlState.self, forKey: .state), scale: try c.decode(Int.self, forKey: .scale))
-        focused = try c.decodeIfPresent(Bool.self, forKey: .focused) ?? false
-        setting = try c.decodeIfPresent(DisplaySetting.self, forKey: .setting)
+                  state: try c.decode(ControlState.self, forKey: .state), scale: try c.decode(Int.self, forKey: .scale),
+                  focused: try c.decodeIfPresent(Bool.self, forKey: .focused) ?? false,
+                  setting: try c.decodeIfPresent(DisplaySetting.self, forKey: .setting))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -199,10 +224,9 @@ extension Spec {
                         for state in states {
                             for focused in focus == nil ? [false] : [false, true] {
                                 for scale in scales {
-                                    var v = Variant(preset: name, control: control, shape: shape, size: size.name,
-                                                    dynamicType: dt, theme: theme.name, state: state, scale: scale)
-                                    v.focused = focused
-                                    out.append(v)
+                                    out.append(Variant(preset: name, control: control, shape: shape, size: size.name,
+                                                       dynamicType: dt, theme: theme.name, state: state, scale: scale,
+                                                       focused: focused))
                                 }
                             }
                         }
@@ -218,6 +242,15 @@ extension Spec {
             }
         }
         return out
+    }
+
+    /// How many variants `variants()` gives, counted without making them.
+    public var variantCount: Int {
+        settings.reduce(variantCountWithoutSettings) { n, setting in n + spec(for: setting).variantCountWithoutSettings }
+    }
+
+    private var variantCountWithoutSettings: Int {
+        shapes.count * sizes.count * dynamicTypeSizes.count * themes.count * states.count * scales.count * (focus == nil ? 1 : 2)
     }
 
     public func size(named name: String) -> SizeSpec? { sizes.first { $0.name == name } }
