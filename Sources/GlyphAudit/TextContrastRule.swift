@@ -54,17 +54,28 @@ public struct TextContrastRule: AuditRule {
 
     public func checkAcrossComponents(_ input: AuditInput, _ o: RuleOptions) -> [Finding] {
         var out: [Finding] = []
-        // Each labelled variant's label part, in parallel (the label alone, not the whole scene).
         let items = input.items
-        let labels = parallelMap(items.count, jobs: input.jobs) { i in items[i].spec.label == nil ? nil : items[i].label }
+        struct LabelKey: Hashable { let setting: DisplaySetting?, state: ControlState }
         for group in input.groups(by: { [$0.preset, $0.theme] }) {
             let first = input.items[group[0]]
             guard let label = first.spec.label else { continue }
             let theme = first.variant.theme
+            // A labelled variant's label colour follows from its spec (a display setting's own), theme
+            // and state: the label part resolved once for each setting and state of the group.
+            var parts: [LabelKey: ScenePart?] = [:]
             // States that share a label colour share a finding.
             var buckets: [(label: ScenePart, items: [Int])] = []
             for i in group {
-                guard let part = labels[i], let c = part.color else { continue }
+                guard items[i].layout.label != nil else { continue }
+                let key = LabelKey(setting: items[i].variant.setting, state: items[i].variant.state)
+                let known: ScenePart?
+                if let kept = parts[key] {
+                    known = kept
+                } else {
+                    known = items[i].spec.label == nil ? nil : items[i].label
+                    parts[key] = .some(known)
+                }
+                guard let part = known, let c = part.color else { continue }
                 if let k = buckets.firstIndex(where: { $0.label.color?.authored == c.authored }) {
                     buckets[k].items.append(i)
                 } else {

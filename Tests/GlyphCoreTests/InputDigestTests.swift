@@ -157,6 +157,20 @@ struct InputDigestTests {
         #expect(digests.count == 10 * 18 * 3)
         #expect(digests["sizes.s0 themes.t0 appearance.unchecked"] == digests["sizes.s0 themes.t0 appearance.mixed"])
         #expect(digests["sizes.s0 themes.t0 appearance.checked"] != digests["sizes.s1 themes.t0 appearance.checked"])
+        // The presets and a design system (with `appearance`, image and token keys): the digest made from
+        // the lines kept in sorted order is the digest of the sorted keys.
+        var others = try Presets.names.map { try Presets.load($0) }
+        others.append(try Spec.load(contentsOf: TestPaths.packageRoot.appendingPathComponent("docs/examples/designsystems/m3-checkbox/spec.json"),
+                                    images: ImageFileReader()))
+        var scoped: Set<String> = []
+        for other in others {
+            let inputs = SpecInputs(other)
+            for key in inputs.keys.keys { if let scope = SpecInputs.scope(of: key) { scoped.insert(String(scope.prefix { $0 != "." })) } }
+            for v in other.variants() where v.dynamicType == .large && v.scale == 1 {
+                #expect(inputs.keysDigest(of: v) == SpecInputs.keysDigest(inputs.keys(of: v).map { ($0, inputs.keys[$0]!) }), "\(v.id)")
+            }
+        }
+        #expect(scoped == ["sizes", "themes", "appearance"])
     }
 
     /// `Scene.inputText` as it was written before it wrote bytes (string interpolation), the reference.

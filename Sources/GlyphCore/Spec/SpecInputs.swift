@@ -15,6 +15,11 @@ public final class SpecInputs: @unchecked Sendable {
     public let keys: [String: String]
     private let global: [String]
     private let scoped: [String: [String]]
+    /// Each key's `key=value` line (UTF-8), by the key's place in sorted order; the global keys'
+    /// and each scope's places, ascending (`keysDigest(of:)`).
+    private let lines: [[UInt8]]
+    private let globalPlaces: [Int]
+    private let scopedPlaces: [String: [Int]]
     private let lock = NSLock()
     /// `keysDigest(of:)` by the variant's size, theme and state (its scopes).
     private var digests: [ScopeNames: String] = [:]
@@ -76,16 +81,29 @@ public final class SpecInputs: @unchecked Sendable {
         self.keys = keys
         var global: [String] = []
         var scoped: [String: [String]] = [:]
-        for key in keys.keys.sorted() {
-            if let scope = Self.scope(of: key) { scoped[scope, default: []].append(key) } else { global.append(key) }
+        var lines: [[UInt8]] = []
+        var globalPlaces: [Int] = []
+        var scopedPlaces: [String: [Int]] = [:]
+        for (place, key) in keys.keys.sorted().enumerated() {
+            lines.append(Array("\(key)=\(keys[key]!)\n".utf8))
+            if let scope = Self.scope(of: key) {
+                scoped[scope, default: []].append(key)
+                scopedPlaces[scope, default: []].append(place)
+            } else {
+                global.append(key)
+                globalPlaces.append(place)
+            }
         }
         self.global = global
         self.scoped = scoped
+        self.lines = lines
+        self.globalPlaces = globalPlaces
+        self.scopedPlaces = scopedPlaces
     }
 
     /// `sizes.sm`, `themes.dark` or `appearance.checked` for a key under one of them; nil for a key
     /// that feeds every variant.
-    static func scope(of key: String) -> String? {
+    package static func scope(of key: String) -> String? {
         for top in ["sizes", "themes", "appearance"] where key.hasPrefix(top + ".") {
             let rest = key.dropFirst(top.count + 1)
             let name = rest.prefix { $0 != "." && $0 != "[" }
@@ -128,7 +146,15 @@ public final class SpecInputs: @unchecked Sendable {
         lock.lock()
         if let d = digests[id] { lock.unlock(); return d }
         lock.unlock()
-        let d = Self.keysDigest(keys(of: variant).map { ($0, keys[$0]!) })
+        // `keysDigest(keys(of: variant).map { ($0, keys[$0]!) })`, from the lines made once: the
+        // keys in sorted order are the lines in order of their places.
+        var places = globalPlaces
+        for scope in Self.scopes(of: variant) { places += scopedPlaces[scope] ?? [] }
+        places.sort()
+        var text: [UInt8] = []
+        text.reserveCapacity(places.reduce(0) { $0 + lines[$1].count })
+        for place in places { text += lines[place] }
+        let d = text.withUnsafeBytes { SHA256.hex($0) }
         lock.lock()
         digests[id] = d
         lock.unlock()
