@@ -221,13 +221,20 @@ extension Pipeline {
         var inks: [String: [Double]] = [:]
         let groups = slices(component, by: \.theme).filter { owned.contains($0[0].index) }
         // Each group's inputs, cache key and, when all are unchanged, its reuse (the cache
-        // read), in parallel; then the groups in order, the others drawn.
-        let tried = parallelMap(groups.count, jobs: jobs) { g -> (inputs: [VariantInput]?, key: String?, reused: Result<Reused?, Error>) in
+        // read), in parallel; then the groups in order, the others drawn. A group drawn again
+        // (its pixels are compared with baselines its inputs no longer match) takes its audit from
+        // the cache when an earlier run audited the same inputs.
+        typealias Attempt = (inputs: [VariantInput]?, key: String?, reused: Result<Reused?, Error>, audit: CachedAudit?)
+        let tried = parallelMap(groups.count, jobs: jobs) { g -> Attempt in
             let group = groups[g]
             let groupInputs = manifest == nil ? nil : group.compactMap { inputByIndex[$0.index] }
             let cacheKey = groupInputs.flatMap { i in options.auditCache?.key(group, digests: i.map(\.digest)) }
-            guard let groupInputs else { return (nil, cacheKey, .success(nil)) }
-            return (groupInputs, cacheKey, Result { try reuse(group, inputs: groupInputs, cacheKey: cacheKey, options: options) })
+            guard let groupInputs else { return (nil, cacheKey, .success(nil), nil) }
+            let reused = Result { try reuse(group, inputs: groupInputs, cacheKey: cacheKey, options: options) }
+            if case .success(nil) = reused, options.auditor != nil {
+                return (groupInputs, cacheKey, reused, cachedAudit(cacheKey, options: options))
+            }
+            return (groupInputs, cacheKey, reused, nil)
         }
         for (group, attempt) in zip(groups, tried) {
             let cacheKey = attempt.key
@@ -245,9 +252,13 @@ extension Pipeline {
             }
             let renderStart = PipelineTimer.now()
             let done = try renderComponent(group, inputs: manifest == nil ? nil : group.map { inputByIndex[$0.index] },
-                                           options: options, drawing: drawing)
+                                           options: options, audited: attempt.audit == nil, drawing: drawing)
             part.rendered += PipelineTimer.now() - renderStart
-            if let auditor = options.auditor {
+            if let cached = attempt.audit {
+                part.found += cached.findings
+                part.numbers.append(cached.margins)
+                inks.merge(cached.inks) { a, _ in a }
+            } else if let auditor = options.auditor {
                 let input = AuditInput(specs: [spec], items: group, glyphs: done.map { $0.glyph! }, jobs: jobs,
                                        drawing: drawing)
                 let measured = AuditMargins()

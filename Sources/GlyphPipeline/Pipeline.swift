@@ -149,26 +149,12 @@ public enum Pipeline {
         guard let results = checker.reused(zip(items, inputs).map { item, input in
             (item.variant, input, PixelSize(width: item.scene.pixelWidth, height: item.scene.pixelHeight))
         }) else { return nil }
-        var findings: [Finding] = []
-        var margins: [String: [String: Double]] = [:]
-        var inks: [String: [Double]] = [:]
+        var audit = CachedAudit()
         if options.auditor != nil {
-            guard let cacheKey, let cache = options.auditCache, let entry = cache.read(cacheKey), let numbers = entry.margins,
-                  let measured = entry.inks else { return nil }
-            margins = numbers
-            inks = measured
-            if let evidence = options.evidence {
-                // Drawn without pictures, or a picture went missing: draw again.
-                guard entry.evidence, cache.restorePictures(entry, key: cacheKey, into: evidence) else { return nil }
-                findings = entry.findings
-            } else {
-                findings = entry.findings.map { f in
-                    var f = f
-                    f.picturePath = nil
-                    return f
-                }
-            }
+            guard let cached = cachedAudit(cacheKey, options: options) else { return nil }
+            audit = cached
         }
+        let (findings, margins, inks) = (audit.findings, audit.margins, audit.inks)
         var records: [VariantRecord] = []
         for (item, r) in zip(items, results) {
             let v = item.variant
@@ -192,6 +178,30 @@ public enum Pipeline {
         return Reused(findings: findings, snapshots: results, variants: records, margins: margins, inks: inks)
     }
 
+    /// A variant group's audit as the cache keeps it.
+    struct CachedAudit: Sendable {
+        var findings: [Finding] = []
+        var margins: [String: [String: Double]] = [:]
+        var inks: [String: [Double]] = [:]
+    }
+
+    /// The cached audit of a variant group whose inputs' key is `cacheKey`, its evidence pictures
+    /// put into the run's evidence folder when the run draws them; nil when there is none (or it
+    /// was made without pictures, or one went missing, and the run draws them).
+    static func cachedAudit(_ cacheKey: String?, options: PipelineOptions) -> CachedAudit? {
+        guard let cacheKey, let cache = options.auditCache, let entry = cache.read(cacheKey), let numbers = entry.margins,
+              let measured = entry.inks else { return nil }
+        if let evidence = options.evidence {
+            guard entry.evidence, cache.restorePictures(entry, key: cacheKey, into: evidence) else { return nil }
+            return CachedAudit(findings: entry.findings, margins: numbers, inks: measured)
+        }
+        return CachedAudit(findings: entry.findings.map { f in
+            var f = f
+            f.picturePath = nil
+            return f
+        }, margins: numbers, inks: measured)
+    }
+
     /// What is kept of one render.
     struct Rendered: Sendable {
         var glyph: GlyphStore.Entry?
@@ -208,8 +218,9 @@ public enum Pipeline {
     /// entry is not compared: it is the match `SnapshotChecker.reused` gives, as when its whole group
     /// is reused (the baseline is not read).
     static func renderComponent(_ items: [PlannedVariant], inputs known: [VariantInput?]? = nil, options: PipelineOptions,
-                                        drawing: CairoDrawing) throws -> [Rendered] {
-        let audit = options.auditor != nil
+                                        audited: Bool = true, drawing: CairoDrawing) throws -> [Rendered] {
+        // The glyphs cut for the audit (none when the audit comes from the cache).
+        let audit = options.auditor != nil && audited
         let checker = options.snapshots
         let pictures = options.pictures
         // The largest renders first, so that the threads finish together (the last ones are small).

@@ -2094,7 +2094,9 @@ findings, its audit numbers (margins) and the ink of its image glyphs; its evide
 beside it (`<key>.evidence/`) and its contact-sheet pictures are copied from the baselines. Every
 other group is drawn and audited as in a full run (and its audit cached); of its variants, those
 whose inputs are unchanged are drawn for the audit but not compared (their baselines are not read),
-the others are compared. The rules that fold a
+the others are compared. A group drawn again whose inputs an earlier run already audited — a change
+not accepted yet, so its baselines still show the old inputs, in the second run after the change
+and every one after it — takes its audit from the cache too: it is drawn only to be compared. The rules that fold a
 component's themes together (`target-size`, `dynamic-type-scaling`, `clipping`, `image-aspect`) read
 layouts (and the cached ink of image glyphs), not renders, and run over every component in every
 run, as does the audit across components (colours, no pixels). So a theme's colour, which feeds

@@ -5,7 +5,8 @@ enum ManifestOptions {
     static let incremental = Option.flag(
         "incremental",
         "Do not redraw a variant whose inputs and renderer equal its baseline's manifest entry; its audit comes from "
-            + "<snapshots>/.glyphaudit-cache/ (for local loops; the default, and CI, compare everything).")
+            + "<snapshots>/.glyphaudit-cache/, as does the audit of a changed variant an earlier run audited (for local "
+            + "loops; the default, and CI, compare everything).")
     static let marginTolerance = Option(
         name: "margin-tolerance", value: "SHARE",
         help: "Report a `margin` finding when an audit number kept in the manifest (state-change area, contrast ratio, "

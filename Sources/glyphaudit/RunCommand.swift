@@ -30,7 +30,8 @@ enum RunCommand {
         lists at most 20 snapshot failures ("… and N more"; --verbose lists all).
         With DIR/manifest.json, changed snapshots are grouped by cause (summary, report.json snapshotGroups,
         summary.md). --incremental reuses components whose variants' inputs equal their manifest entries:
-        not drawn, their audits read from DIR/.glyphaudit-cache/ (docs/snapshots.md).
+        not drawn, their audits read from DIR/.glyphaudit-cache/ (docs/snapshots.md); a changed component
+        an earlier run audited is drawn again to be compared, its audit read from there too.
         Under CI (--ci, or the environment variable CI set to anything but "", "false" or "0") a variant
         without a baseline fails the run even when there is no snapshot folder at all: its render goes to
         <report>/new-snapshots/ in the snapshot folder's layout, with renderer.json, to be copied over

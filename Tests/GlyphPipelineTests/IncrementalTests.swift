@@ -101,6 +101,45 @@ struct IncrementalTests {
         #expect(full.snapshots?.counts.mismatch == 24)
     }
 
+    @Test("a group drawn again (its baselines not re-recorded) takes its audit from the cache the run before wrote, and the report is still a full run's")
+    func drawnGroupTakesCachedAudit() throws {
+        let folder = TempFolder()
+        let url = try Self.recordAndPrime("design-system-checkbox", in: folder)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "\"markWeight\": 1.5", with: "\"markWeight\": 2.25").utf8).write(to: url)
+        let plan = try Self.plan([try Spec.load(contentsOf: url)])
+        let full = try Pipeline.run(plan, Self.job(folder, "full"))
+        let cache = folder.url.appendingPathComponent("snapshots/\(AuditCache.folderName)")
+        func entries() -> Set<String> {
+            Set(((FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String]) ?? []).filter { $0.hasSuffix(".json") })
+        }
+        let primed = entries()
+        // The first run after the change audits the sm groups (square and circle, 4 themes) and caches them.
+        let first = try Pipeline.run(plan, Self.job(folder, "first", incremental: true))
+        try Self.expectSameReports(first, full, folder, "first", "full")
+        let written = entries().subtracting(primed)
+        #expect(written.count == 8)
+        // A finding put into those entries by hand shows in the next run's report: its audit of the
+        // groups it draws again came from them.
+        var kept: [String: Data] = [:]
+        for name in written {
+            let file = cache.appendingPathComponent(name)
+            kept[name] = try Data(contentsOf: file)
+            var entry = try JSONDecoder().decode(AuditCache.Entry.self, from: kept[name]!)
+            var marker = try #require(full.report.findings.first)
+            marker.message = "put into the cache by the test"
+            entry.findings.append(marker)
+            try JSONOutput.data(entry).write(to: file)
+        }
+        let again = try Pipeline.run(plan, Self.job(folder, "again", incremental: true))
+        #expect(again.snapshots?.results.filter { $0.reused != true }.count == 48, "the sm groups are drawn again (2 shapes × 4 themes × 2 states × 3 scales)")
+        #expect(again.report.findings.filter { $0.message == "put into the cache by the test" }.count == 8)
+        // With the entries as written, the same report as a full run's.
+        for (name, data) in kept { try data.write(to: cache.appendingPathComponent(name)) }
+        let restored = try Pipeline.run(plan, Self.job(folder, "restored", incremental: true))
+        try Self.expectSameReports(restored, full, folder, "restored", "full")
+    }
+
     @Test("a theme's colour changed: only that theme's groups are drawn again, in every component, and the report is a full run's")
     func themeColour() throws {
         let folder = TempFolder()
