@@ -254,7 +254,7 @@ public struct FocusIndicatorRule: AuditRule {
             touching = probes.compactMap { at(u, $0.0, $0.1) }.min { contrastRatio($0, ring0) < contrastRatio($1, ring0) }
         }
         let t = StateChange.Thresholds(greyRatio: appearanceContrast, colorDistance: 0.12)
-        let change = StateChange.measure(u, f, t)
+        let change = StateChange.measureGrey(u, f, t)
         let grey = StateChange.views.firstIndex(of: .greyscale)!
         let layout = fi.layout
         let circle = fi.spec.control == .checkbox && fi.spec.images == nil && fi.variant.shape == .circle

@@ -90,8 +90,10 @@ struct StateChange: Sendable {
     /// Compares two states' glyphs; `fa[i]` are the view features of `a.colors[i]`, `fb` of `b`'s.
     /// `known` holds colours whose views are already computed (every colour of every glyph audited):
     /// a predicted mixture is often one of them.
+    /// `greyOnly`: the features are `ViewColour(grey:)`'s, and only the greyscale view is measured
+    /// (the colour views count nothing, unless both pictures are neutral).
     static func measure(_ a: Indexed, _ b: Indexed, _ fa: [ViewColour], _ fb: [ViewColour], _ t: Thresholds,
-                        known: [UInt32: ViewColour] = [:]) -> StateChange {
+                        known: [UInt32: ViewColour] = [:], greyOnly: Bool = false) -> StateChange {
         guard a.width == b.width, a.height == b.height else { return allChanged(a, b) }
         let table = pairTable(a, b)
         var entries: [PairEntry] = []
@@ -101,7 +103,8 @@ struct StateChange: Sendable {
         let keyB = keyColours(entries, colors: b.colors.count, state: .b)
         let (partnerInB, partnerInA) = partners(a, b, entries, keyA: keyA, keyB: keyB)
         let (masks, sameColours) = pairMasks(a, b, fa, fb, t, known: known, entries: entries, tableCount: table.count,
-                                             keyA: keyA, keyB: keyB, partnerInB: partnerInB, partnerInA: partnerInA)
+                                             keyA: keyA, keyB: keyB, partnerInB: partnerInB, partnerInA: partnerInA,
+                                             greyOnly: greyOnly)
         guard masks.contains(where: { $0 != 0 }) else {
             let none = [Int](repeating: 0, count: 4)
             return StateChange(changed: none, raw: none, sameColours: sameColours, boxes: [PixelBox?](repeating: nil, count: 4))
@@ -200,12 +203,13 @@ struct StateChange: Sendable {
     /// colours' partners.
     static func pairMasks(_ a: Indexed, _ b: Indexed, _ fa: [ViewColour], _ fb: [ViewColour], _ t: Thresholds,
                           known: [UInt32: ViewColour], entries: [PairEntry], tableCount: Int,
-                          keyA: [Bool], keyB: [Bool], partnerInB: [Int], partnerInA: [Int]) -> (masks: [UInt8], sameColours: Bool) {
+                          keyA: [Bool], keyB: [Bool], partnerInB: [Int], partnerInA: [Int],
+                          greyOnly: Bool = false) -> (masks: [UInt8], sameColours: Bool) {
         var predicted: [UInt32: ViewColour] = [:]
         func prediction(_ c: UInt32, _ mix: Mixer) -> ViewColour {
             let p = mix(c)
             if let hit = known[p] ?? predicted[p] { return hit }
-            let f = ViewColour(p)
+            let f = greyOnly ? ViewColour(grey: p) : ViewColour(p)
             predicted[p] = f
             return f
         }
@@ -404,7 +408,15 @@ struct StateChange: Sendable {
     /// Two glyphs compared, computing their own colour features (for tests and evidence).
     static func measure(_ a: GlyphPixels, _ b: GlyphPixels, _ t: Thresholds) -> StateChange {
         let ia = indexed(a), ib = indexed(b)
-        return measure(ia, ib, ia.colors.map(ViewColour.init), ib.colors.map(ViewColour.init), t)
+        return measure(ia, ib, ia.colors.map(ViewColour.init(_:)), ib.colors.map(ViewColour.init(_:)), t)
+    }
+
+    /// The same in the greyscale view alone (`focus-indicator` reads no other): its count is
+    /// `measure`'s, without the colour-vision simulations.
+    static func measureGrey(_ a: GlyphPixels, _ b: GlyphPixels, _ t: Thresholds) -> StateChange {
+        let ia = indexed(a), ib = indexed(b)
+        let fa: [ViewColour] = ia.colors.map { ViewColour(grey: $0) }, fb: [ViewColour] = ib.colors.map { ViewColour(grey: $0) }
+        return measure(ia, ib, fa, fb, t, known: [:], greyOnly: true)
     }
 
     /// A colour in the four views: greyscale as `Y + 0.05` (for the WCAG ratio) and OKLab after each
@@ -413,17 +425,24 @@ struct StateChange: Sendable {
         var grey: Double
         var lab: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
 
+        /// A packed pixel's linear RGB; translucent pixels (only on a translucent surface) are seen over white.
+        private static func linear(_ p: UInt32) -> (Double, Double, Double) {
+            let table = SRGB.linearTable
+            if p >> 24 == 255 { return (table[Int(p & 0xFF)], table[Int((p >> 8) & 0xFF)], table[Int((p >> 16) & 0xFF)]) }
+            let o = GlyphPixels.unpack(p).composited(over: .white)
+            return (SRGB.toLinear(o.r), SRGB.toLinear(o.g), SRGB.toLinear(o.b))
+        }
+
+        /// The greyscale view alone (the colour views all zero: they see no difference).
+        init(grey p: UInt32) {
+            let (r, g, b) = Self.linear(p)
+            grey = relativeLuminance(linearR: r, linearG: g, linearB: b) + 0.05
+            lab = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+        }
+
         /// From a packed RGBA pixel (`r | g << 8 | b << 16 | a << 24`).
         init(_ p: UInt32) {
-            let table = SRGB.linearTable
-            let r: Double, g: Double, b: Double
-            if p >> 24 == 255 {
-                r = table[Int(p & 0xFF)]; g = table[Int((p >> 8) & 0xFF)]; b = table[Int((p >> 16) & 0xFF)]
-            } else {
-                // Translucent pixels (only on a translucent surface) are seen over white.
-                let o = GlyphPixels.unpack(p).composited(over: .white)
-                r = SRGB.toLinear(o.r); g = SRGB.toLinear(o.g); b = SRGB.toLinear(o.b)
-            }
+            let (r, g, b) = Self.linear(p)
             grey = relativeLuminance(linearR: r, linearG: g, linearB: b) + 0.05
             func lab(_ k: CVDKind) -> (Double, Double, Double) {
                 let (x, y, z) = simulateLinear(k, r: r, g: g, b: b)

@@ -152,6 +152,26 @@ struct FocusIndicatorTests {
         #expect(m.changedArea >= 2 * (80 - (8 - 2 * Double.pi) * 4))
     }
 
+    @Test("the greyscale-only comparison counts what the four-view one counts in greyscale, on the SwiftUI presets' focused variants")
+    func greyOnlyMatchesFull() throws {
+        let grey = StateChange.views.firstIndex(of: .greyscale)!
+        let t = StateChange.Thresholds(greyRatio: 3, colorDistance: 0.12)
+        var changed = 0
+        for preset in ["swiftui-checkbox", "swiftui-switch"] {
+            let input = try AuditScene(preset: preset, filter: ["dynamic-type=L,AX5"]).input
+            let pairs = FocusIndicatorRule.pairs(input)
+            #expect(pairs.count == input.items.count / 2)
+            for p in pairs {
+                let (u, f) = try #require(FocusIndicatorRule.crops(input, focused: p.focused, unfocused: p.unfocused))
+                let full = StateChange.measure(u, f, t), greyOnly = StateChange.measureGrey(u, f, t)
+                #expect(greyOnly.changed[grey] == full.changed[grey] && greyOnly.raw[grey] == full.raw[grey],
+                        "\(input.items[p.focused].variant.id)")
+                changed += full.changed[grey]
+            }
+        }
+        #expect(changed > 0, "the rings change pixels")
+    }
+
     @Test("a ring that touches the control is measured against it too: #767676 on a #595959 border is 1.54:1")
     func touching() throws {
         // By hand: L(#767676) = 0.18116, L(#595959) = ((89/255 + 0.055)/1.055)^2.4 = 0.09989;
