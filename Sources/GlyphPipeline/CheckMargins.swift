@@ -33,6 +33,7 @@ extension Pipeline {
         }
         let auditor = Auditor(config: config, rules: Auditor.rules(for: plan.specs))
         var options = PipelineOptions(jobs: jobs, auditor: auditor, snapshots: checker)
+        options.marginPolicy = policy
         if incremental {
             options.incremental = true
             options.auditCache = AuditCache(snapshots: checker.store.root, auditor: auditor, tool: tool)
@@ -43,8 +44,6 @@ extension Pipeline {
         // Each id's text built once.
         let keys = report.results.map { order[$0.id.description] ?? Int.max }
         report.results = keys.indices.sorted { (keys[$0], $0) < (keys[$1], $1) }.map { report.results[$0] }
-        let margins = policy.findings(recorded: checker.manifest?.recordedMargins, after: done.margins,
-                                      variants: plan.items.map(\.variant), jobs: jobs)
-        return CheckOutcome(snapshots: report, margins: margins)
+        return CheckOutcome(snapshots: report, margins: done.marginFindings ?? [])
     }
 }

@@ -174,12 +174,12 @@ extension Pipeline {
         snapshotResults = sorted(snapshotResults, by: resultOrder)
         inputs = sorted(inputs, by: inputOrder)
         variants.sort { $0.index < $1.index }
-        // The audit concluded, then the check (which lists the stale baselines while it groups the changes).
+        // The audit concluded, then the check (which lists the stale baselines while it groups the
+        // changes) beside the margins compared.
         let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
-        let snapshots = options.snapshots.map { checker in
-            checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs, margins: options.auditor == nil ? [:] : margins, jobs: jobs)
-        }
-        return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins, timings: timer?.timings)
+        var result = PipelineResult(audit: audit, snapshots: nil, variants: variants, margins: margins, timings: timer?.timings)
+        (result.snapshots, result.marginFindings) = conclude(plan, options, results: snapshotResults, inputs: inputs, margins: margins)
+        return result
     }
 
     /// The most variants a component may have for a run by groups to work two components at a time.

@@ -26,6 +26,9 @@ public struct PipelineOptions: Sendable {
     public var auditCache: AuditCache?
     /// Measures how long each preset, component and rule takes (`PipelineResult.timings`, JUnit's `time`).
     public var timed: Bool = false
+    /// Compares the audit numbers with the manifest's (`PipelineResult.marginFindings`), beside the
+    /// snapshot check's conclusion.
+    public var marginPolicy: MarginPolicy?
 
     public init(jobs: Int = defaultJobs, auditor: Auditor? = nil, evidence: URL? = nil, snapshots: SnapshotChecker? = nil,
                 pictures: URL? = nil) {
@@ -49,6 +52,8 @@ public struct PipelineResult: Sendable {
     public var margins: [String: [String: Double]] = [:]
     /// The run's times, when `PipelineOptions.timed` asked for them.
     public var timings: [PresetTiming]?
+    /// The `margin` findings, when `PipelineOptions.marginPolicy` asked for them.
+    public var marginFindings: [Finding]?
 }
 
 /// select → render → audit → snapshot check → pictures, streaming.
@@ -124,10 +129,23 @@ public enum Pipeline {
         }
 
         let audit = options.auditor.map { $0.conclude(found, presets: plan.specs.map(\.name), variants: plan.items.count) }
-        let snapshots = options.snapshots.map { checker in
-            checker.conclude(snapshotResults, specs: plan.specs, inputs: inputs, margins: options.auditor == nil ? [:] : margins, jobs: jobs)
-        }
-        return PipelineResult(audit: audit, snapshots: snapshots, variants: variants, margins: margins, timings: timer?.timings)
+        var result = PipelineResult(audit: audit, snapshots: nil, variants: variants, margins: margins, timings: timer?.timings)
+        (result.snapshots, result.marginFindings) = conclude(plan, options, results: snapshotResults, inputs: inputs, margins: margins)
+        return result
+    }
+
+    /// The snapshot check concluded (the stale baselines listed while the changes are grouped) and,
+    /// at the same time, the margins compared (`PipelineOptions.marginPolicy`): listing folders
+    /// leaves a core free.
+    static func conclude(_ plan: Plan, _ options: PipelineOptions, results: [SnapshotResult], inputs: [VariantInput],
+                         margins: [String: [String: Double]]) -> (SnapshotReport?, [Finding]?) {
+        let jobs = options.jobs, checker = options.snapshots, policy = options.marginPolicy
+        let audited = options.auditor != nil
+        return concurrentlyOnPool(jobs: jobs, {
+            checker.map { $0.conclude(results, specs: plan.specs, inputs: inputs, margins: audited ? margins : [:], jobs: jobs) }
+        }, {
+            policy.map { $0.findings(recorded: checker?.manifest?.recordedMargins, after: margins, variants: plan.items.map(\.variant), jobs: jobs) }
+        })
     }
 
     /// What a variant group reused under --incremental gives the run.
@@ -431,6 +449,7 @@ extension Pipeline {
     public static func run(_ plan: Plan, _ job: RunJob) throws -> RunOutcome {
         let pictures = job.wantsPictures
         let auditor = Auditor(config: job.config, rules: Auditor.rules(for: plan.specs))
+        let marginPolicy = MarginPolicy(config: job.config, tolerance: job.marginTolerance)
         let checker = try job.snapshots.map { folder throws(InputError) in
             try SnapshotChecker.fingerprinted(store: SnapshotStore(root: folder),
                                               output: pictures ? job.report.appendingPathComponent("snapshots") : nil,
@@ -450,6 +469,7 @@ extension Pipeline {
                 options.incremental = true
                 options.auditCache = AuditCache(snapshots: folder, auditor: auditor, tool: job.tool)
             }
+            options.marginPolicy = marginPolicy
             return options
         }()
         let done = try run(plan, options)
@@ -458,10 +478,8 @@ extension Pipeline {
             try SnapshotSection(checked, folder: job.snapshots!, report: job.report, cwd: job.cwd)
         }
         // In the report, paths are relative to the report folder (pictures) and the working folder (specs).
-        let marginPolicy = MarginPolicy(config: job.config, tolerance: job.marginTolerance)
         let recordedMargins = checker?.manifest?.recordedMargins
-        var findings = audit.findings + marginPolicy.findings(recorded: recordedMargins, after: done.margins,
-                                                              variants: plan.items.map(\.variant), jobs: job.jobs)
+        var findings = audit.findings + (done.marginFindings ?? [])
         for i in findings.indices {
             if let e = findings[i].picturePath { findings[i].picturePath = "evidence/" + e }
             if var l = findings[i].location {

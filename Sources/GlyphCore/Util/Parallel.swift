@@ -66,6 +66,19 @@ public func concurrently<A: Sendable, B: Sendable>(jobs: Int, _ a: @Sendable () 
     return (first.values[0]!, second.values[0]!)
 }
 
+/// `concurrently` with `b` a task on the global queue (`a` on the calling thread), so that a
+/// `parallelMap` inside either is as wide as the pool's free threads, not one wide.
+public func concurrentlyOnPool<A: Sendable, B: Sendable>(jobs: Int, _ a: @escaping @Sendable () -> A,
+                                                         _ b: @escaping @Sendable () -> B) -> (A, B) {
+    if jobs <= 1 { return (a(), b()) }
+    let second = UnsafeSendableBuffer<B?>(count: 1)
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { second.set(0, b()) }
+    let first = a()
+    group.wait()
+    return (first, second.values[0]!)
+}
+
 /// `parallelMap` whose workers are tasks on the global queue rather than one `concurrentPerform`:
 /// a `parallelMap` inside `body` is then as wide as the machine (inside `concurrentPerform` it runs
 /// one wide), so that an item left to run alone at the end still uses every core, while items that
