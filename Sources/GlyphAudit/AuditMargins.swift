@@ -60,16 +60,20 @@ public final class AuditMargins: @unchecked Sendable {
     }
 
     /// Puts `numbers`' into `all` for the variants `all` has (a number of `numbers` wins), each
-    /// variant's table built once at its final size.
-    public static func override(_ all: inout [String: [String: Double]], with numbers: [String: [String: Double]]) {
+    /// variant's table built once at its final size. Returns how many variants of `numbers` `all` has.
+    @discardableResult
+    public static func override(_ all: inout [String: [String: Double]], with numbers: [String: [String: Double]]) -> Int {
+        var found = 0
         for i in all.indices {
             guard let m = numbers[all.keys[i]] else { continue }
+            found += 1
             let t = all.values[i]
             var merged = [String: Double](minimumCapacity: t.count + m.count)
             for (name, value) in t { merged[name] = value }
             for (name, value) in m { merged[name] = value }
             all.values[i] = merged
         }
+        return found
     }
 
     /// Variant id → name → number.

@@ -33,6 +33,8 @@ extension Pipeline {
             /// The ids of the components gathered before the pass across components was done,
             /// whose numbers do not hold its numbers yet.
             var withoutAcross: Set<String> = []
+            /// How many variants of the pass across components' numbers the components gathered after it took in.
+            var tookAcross = 0
             var variants: [VariantRecord] = []
             /// The first error of a part, by its place in the run.
             var error: (place: Int, error: Error)?
@@ -117,8 +119,9 @@ extension Pipeline {
                 for numbers in part.numbers { AuditMargins.merge(numbers, into: &table) }
                 table = own(table)
                 let across = acrossFound.withLock { $0?.numbers }
-                if let across { AuditMargins.override(&table, with: across) }
+                let took = across.map { AuditMargins.override(&table, with: $0) } ?? 0
                 gathered.withLock { g in
+                    g.tookAcross += took
                     g.found += part.found
                     for (id, t) in table { g.margins[id] = t }
                     if across == nil { g.withoutAcross.formUnion(table.keys) }
@@ -138,7 +141,8 @@ extension Pipeline {
                 // The pass across components' numbers, where a component's do not hold them yet: they
                 // win over a component's.
                 let late = !g.withoutAcross.isEmpty
-                for (id, m) in acrossNumbers {
+                // (Nothing to do when every component took them in as it was gathered.)
+                for (id, m) in acrossNumbers where late || g.tookAcross < acrossNumbers.count {
                     if let i = g.margins.index(forKey: id) {
                         if late && g.withoutAcross.contains(id) { g.margins.values[i].merge(m) { _, across in across } }
                     } else {
@@ -146,6 +150,7 @@ extension Pipeline {
                     }
                 }
                 g.withoutAcross = []
+                g.tookAcross = 0
                 if let timer0 = timer {
                     var t = timer0
                     let share = (across?.all ?? [:]).mapValues { $0 / UInt64(max(1, components.count)) }
