@@ -38,6 +38,16 @@ struct IncrementalTests {
         return url
     }
 
+    /// design-system-checkbox recorded and primed (`recordAndPrime`), then sm's mark 1.5 → 2.25 pt:
+    /// the plan, and a full run of it.
+    static func markWeightChanged(in folder: TempFolder) throws -> (Plan, RunOutcome) {
+        let url = try recordAndPrime("design-system-checkbox", in: folder)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "\"markWeight\": 1.5", with: "\"markWeight\": 2.25").utf8).write(to: url)
+        let plan = try Self.plan([try Spec.load(contentsOf: url)])
+        return (plan, try Pipeline.run(plan, job(folder, "full")))
+    }
+
     static func cacheFiles(_ folder: TempFolder) -> Int {
         let root = folder.url.appendingPathComponent("snapshots/\(AuditCache.folderName)")
         return (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }.count
@@ -86,12 +96,7 @@ struct IncrementalTests {
     @Test("a mutated spec: the changed size is drawn again, the rest reused, and the report is a full run's")
     func mutatedSpec() throws {
         let folder = TempFolder()
-        let url = try Self.recordAndPrime("design-system-checkbox", in: folder)
-        // sm's mark 1.5 → 2.25 pt.
-        let text = try String(contentsOf: url, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "\"markWeight\": 1.5", with: "\"markWeight\": 2.25").utf8).write(to: url)
-        let plan = try Self.plan([try Spec.load(contentsOf: url)])
-        let full = try Pipeline.run(plan, Self.job(folder, "full"))
+        let (plan, full) = try Self.markWeightChanged(in: folder)
         let incremental = try Pipeline.run(plan, Self.job(folder, "incremental", incremental: true))
         try Self.expectSameReports(incremental, full, folder, "incremental", "full")
         let reused = incremental.snapshots?.results.filter { $0.reused == true }.map(\.id.description) ?? []
@@ -104,11 +109,7 @@ struct IncrementalTests {
     @Test("a group drawn again (its baselines not re-recorded) takes its audit from the cache the run before wrote, and the report is still a full run's")
     func drawnGroupTakesCachedAudit() throws {
         let folder = TempFolder()
-        let url = try Self.recordAndPrime("design-system-checkbox", in: folder)
-        let text = try String(contentsOf: url, encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "\"markWeight\": 1.5", with: "\"markWeight\": 2.25").utf8).write(to: url)
-        let plan = try Self.plan([try Spec.load(contentsOf: url)])
-        let full = try Pipeline.run(plan, Self.job(folder, "full"))
+        let (plan, full) = try Self.markWeightChanged(in: folder)
         let cache = folder.url.appendingPathComponent("snapshots/\(AuditCache.folderName)")
         func entries() -> Set<String> {
             Set(((FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String]) ?? []).filter { $0.hasSuffix(".json") })
