@@ -2106,29 +2106,32 @@ a changed theme colour. Add `.glyphaudit-cache/` to `.gitignore` (this repositor
 it is always safe.
 
 Measured with `make bench` (load-10x18.json at Dynamic Type L and AX5, 8,640 variants; see
-**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), six runs at this stop's last commit:
+**Speed**; `BENCH_ONLY=incremental` runs only these, Sources/glyphbench/README.md), five runs at this
+stop's last commit. For a change, the bench times the first incremental run after it (best of three
+changes, each to a new value, so that no audit of the changed groups is cached) and the same run
+again (best of three: the changed groups' audits cached, the groups still drawn, since their
+baselines were not re-recorded); a full run once per change:
 
-| change | full | incremental | share |
+| change | full | incremental, first run after the change | incremental, run again |
 |---|---|---|---|
-| nothing | 5.77–6.67 s | 0.23–0.29 s | **3.9–4.7 %** |
-| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 5.84–6.57 s | 0.60–0.85 s | **10.0–11.6 %**, once 13.0 % |
-| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 5.72–6.55 s | 0.74–0.88 s | 12.8–13.8 % |
+| nothing | 5.76–7.41 s | 0.17–0.30 s: **2.8–4.1 %** | (the same run) |
+| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 5.73–8.63 s | 0.57–0.92 s: **9.2, 10.1, 10.0, 11.2, 10.7 %** | 0.48–0.77 s: **7.8–9.5 %** |
+| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 5.66–8.47 s | 0.73–1.17 s: 11.9–13.8 % | 0.62–0.98 s: 10.2–11.6 % |
 
-(The session before: 3.2–3.9 %, 9.9–10.4 % and 12.1–13.4 %, with full runs of 6.6–7.2 s and the
-theme's colour at 0.68–0.71 s. Both runs are faster now — a baseline is decoded without zlib's
-Adler-32 (the chunks' CRC-32 still guards it) and straight into its raster, and a mismatch is
-compared and keyed for folding in one pass over its rows — but the full run gained more, because it
-decodes every baseline, so the share did not fall. Before that 2.9–3.8 %, 9.6–10.1 % and
-11.0–13.5 %; then 3.6–4.6 %, 10.4–11.8 % and 13.4–15.4 %; then 5.4–6.9 %, 11.8–14.7 % and
-15.7–17.2 %; before variant groups, 12.1 %, 33 % and 41 %, and a theme colour redrew everything.)
+(The stop before, which drew and audited the changed groups in every run: 3.9–4.7 %, 10.0–13.0 %
+and 12.8–13.8 %, full runs of 5.7–6.7 s. Before that 3.2–3.9 %, 9.9–10.4 % and 12.1–13.4 %; then
+2.9–3.8 %, 9.6–10.1 % and 11.0–13.5 %; then 3.6–4.6 %, 10.4–11.8 % and 13.4–15.4 %; then 5.4–6.9 %,
+11.8–14.7 % and 15.7–17.2 %; before variant groups, 12.1 %, 33 % and 41 %, and a theme colour redrew
+everything.)
 What an incremental run costs, in two parts:
 
-- **Every variant, drawn or not: about 0.24 s** for 8,640 — the manifest read (its variant lines
+- **Every variant, drawn or not: about 0.2 s** for 8,640 — the manifest read (its variant lines
   read in place, in the layout glyphaudit writes them; any other layout by the JSON reader, not
-  `JSONDecoder`), every variant's scene resolved and digested, each group's cache entry read and its
-  baseline folders listed, the rules that fold a component's themes and the pass across components
-  (which reads each variant's label part, not its whole scene), the margins compared (on the
-  manifest's entries in place), the stale baselines listed (while the changes are grouped), the
+  `JSONDecoder`), every variant's scene resolved and digested (its keys' digest joined from
+  `key=value` lines made once per spec), each group's cache entry read and its baseline folders
+  listed, the rules that fold a component's themes and the pass across components (which reads a
+  label's colour once per theme, display setting and state), the stale baselines listed (while the
+  changes are grouped) beside the margins compared (on the manifest's entries in place), the
   report put in order (a run's own snapshot results, already in order, are left as they are). This
   is the whole run when nothing changed. The digests are about 0.07 s of
   CPU of it: a scene's text is written as UTF-8 bytes into one buffer, and SHA-256 uses the x86 SHA
@@ -2138,28 +2141,27 @@ What an incremental run costs, in two parts:
   largest component), largest first, on the dispatch pool's threads, so that the last one left
   still uses every core; each is gathered as soon as it is done (with the pass across components'
   numbers, when that pass is done), and the run's tables are freed on another thread. It is CPU
-  work on both cores almost throughout: comparing the margins beside the changes' grouping, or
-  listing the stale baselines beside the manifest read, made neither shorter.
+  work on both cores almost throughout.
 - **Each variant drawn again: about 0.8 ms** of the run (2 jobs), as in a full run (0.7 ms a
   variant): a changed variant is a mismatch, so its baseline is decoded (the largest part, as in a
   full run), its render and the baseline compared row by row (each row's span of differing pixels
-  and the fold key in one pass, then pixelmatch on the spans only), its group audited again.
-  The 480 variants of the theme's colour are about 6 % of a full run on their own.
+  and the fold key in one pass, then pixelmatch on the spans only, which keeps the colour delta of
+  the last pair of pixels it measured: a flat colour changed repeats one pair), and, in the first
+  run after the change, its group audited again. The 480 variants of the theme's colour are about
+  6 % of a full run on their own.
 
 From the command line on all 51,840 variants of load-10x18.json (12 Dynamic Type sizes, baselines
-and a 37 MiB manifest recorded; `/usr/bin/time`, release build): `check` 27.6–34.9 s and 481–507 MB
-(the session before), `check --incremental` with nothing changed 2.4–2.5 s and 405 MB (the session
-before's build, run beside it: 3.0–3.4 s and 398 MB; the first incremental run fills the audit cache
-and costs a full one).
+and a 37 MiB manifest recorded; `/usr/bin/time`, release build; sessions before this one): `check`
+27.6–34.9 s and 481–507 MB, `check --incremental` with nothing changed 2.4–2.5 s and 405 MB (the
+first incremental run fills the audit cache and costs a full one).
 
-So the 10 % target holds for an unchanged spec; a change that redraws 5.6 % of the variants, as one
-theme's colour does here, costs about 10 %, on either side of it from run to run: the drawn variants
-alone are about 6 %, and the part every variant costs is about 0.24 s: the manifest read (16–20 ms),
-the components (the bulk), the changes grouped and the stale baselines listed (17 ms), the snapshot
-section (8 ms), the margins compared (14 ms) and the report put in order (2.5 ms). A faster full run
-(a faster decoder, say) makes the same incremental run a larger share. (2 jobs on a shared 2-core
-machine whose speed drifts: a full run took 5.6–6.9 s within an hour this session, and one of the six
-runs above drew the theme's groups again in 0.85 s at best of three.)
+So the 10 % target holds for an unchanged spec, and for a change once its groups' audits are cached
+(every run after the first, until the change is accepted); the first run after a change that
+redraws 5.6 % of the variants, as one theme's colour does here, costs about 10 %, on either side of
+it from run to run: the drawn variants alone are about 6 %, and the part every variant costs is
+about 0.2 s. A faster full run (a faster decoder, say) makes the same incremental run a larger
+share. (2 jobs on a shared 2-core machine whose speed drifts: a full run took 5.7–8.6 s within an
+hour this session.)
 
 ## Missing baselines under CI
 
