@@ -44,56 +44,38 @@ public final class AuditMargins: @unchecked Sendable {
     }
 
     /// Adds the numbers of another collection (a number already here is kept).
-    public static func merge(_ numbers: [String: [String: Double]], into all: inout [String: [String: Double]]) {
+    public static func merge(_ numbers: [String: AuditNumbers], into all: inout [String: AuditNumbers]) {
         all.reserveCapacity(all.count + numbers.count)
         for (id, m) in numbers {
             guard let i = all.index(forKey: id) else { all[id] = m; continue }
-            // The smaller table inserted into the larger; the numbers already here win.
-            if all.values[i].count >= m.count {
-                all.values[i].merge(m) { a, _ in a }
-            } else {
-                var merged = m
-                merged.merge(all.values[i]) { _, a in a }
-                all.values[i] = merged
-            }
+            all.values[i] = all.values[i].merged(with: m)
         }
     }
 
-    /// Puts `numbers`' into `all` for the variants `all` has (a number of `numbers` wins), each
-    /// variant's table built once at its final size. Returns how many variants of `numbers` `all` has.
+    /// Puts `numbers`' into `all` for the variants `all` has (a number of `numbers` wins). Returns
+    /// how many variants of `numbers` `all` has.
     @discardableResult
-    public static func override(_ all: inout [String: [String: Double]], with numbers: [String: [String: Double]]) -> Int {
+    public static func override(_ all: inout [String: AuditNumbers], with numbers: [String: AuditNumbers]) -> Int {
         var found = 0
         for i in all.indices {
             guard let m = numbers[all.keys[i]] else { continue }
             found += 1
-            let t = all.values[i]
-            var merged = [String: Double](minimumCapacity: t.count + m.count)
-            for (name, value) in t { merged[name] = value }
-            for (name, value) in m { merged[name] = value }
-            all.values[i] = merged
+            all.values[i] = all.values[i].merged(with: m, otherWins: true)
         }
         return found
     }
 
-    /// Variant id → name → number.
-    public var all: [String: [String: Double]] {
+    /// Variant id → its numbers.
+    public var all: [String: AuditNumbers] {
         lock.lock()
         defer { lock.unlock() }
-        return values
+        return values.mapValues(AuditNumbers.init)
     }
 
     /// The numbers that fell by more than `tolerance` (a share of the recorded number: 0.25 = a
     /// quarter) from `before` to `after`, as (name, before, after), sorted by name. Every number
     /// here is better when larger.
-    public static func losses(before: [String: Double], after: [String: Double], tolerance: Double) -> [(String, Double, Double)] {
-        // Most variants lose nothing: look before sorting.
-        guard before.contains(where: { name, old in after[name].map { new in old > 0 && (old - new) / old > tolerance } ?? false }) else {
-            return []
-        }
-        return before.keys.sorted().compactMap { name in
-            guard let old = before[name], let new = after[name], old > 0, (old - new) / old > tolerance else { return nil }
-            return (name, old, new)
-        }
+    public static func losses(before: AuditNumbers, after: AuditNumbers, tolerance: Double) -> [(String, Double, Double)] {
+        before.losses(to: after, tolerance: tolerance)
     }
 }

@@ -69,16 +69,16 @@ public struct MarginPolicy: Sendable, Equatable {
     /// (`before`): one per component and number, like the other rules' (folded across Dynamic Type
     /// sizes, themes, states and scales; its variant id has `*` where they differ), with the largest
     /// loss's `before` and `after`, the `tolerance` and the number of variants; none when `off`.
-    public func findings(before: [String: [String: Double]], after: [String: [String: Double]], variants: [Variant],
+    public func findings(before: [String: AuditNumbers], after: [String: AuditNumbers], variants: [Variant],
                          jobs: Int = 1) -> [Finding] {
         if before.isEmpty { return findings(recorded: nil, after: after, variants: variants, jobs: jobs) }
-        let recorded: @Sendable (String) -> [String: Double]? = { id in before[id] }
+        let recorded: @Sendable (String) -> AuditNumbers? = { id in before[id] }
         return findings(recorded: recorded, after: after, variants: variants, jobs: jobs)
     }
 
     /// The same with the recorded numbers looked up by variant id (a manifest's entries, read in
     /// place: no table of them is built); nil when none are recorded.
-    public func findings(recorded before: (@Sendable (String) -> [String: Double]?)?, after: [String: [String: Double]],
+    public func findings(recorded before: (@Sendable (String) -> AuditNumbers?)?, after: [String: AuditNumbers],
                          variants: [Variant], jobs: Int = 1) -> [Finding] {
         guard let severity, let before else { return [] }
         struct Key: Hashable { let preset: String, component: String, name: String }
@@ -89,7 +89,7 @@ public struct MarginPolicy: Sendable, Equatable {
         let losses = parallelMap(variants.count, jobs: jobs) { i -> [(String, Double, Double)] in
             let id = variants[i].id
             guard let old = before(id), let new = after[id] else { return [] }
-            return AuditMargins.losses(before: old, after: new, tolerance: tolerance)
+            return old.losses(to: new, tolerance: tolerance)
         }
         for (variant, found) in zip(variants, losses) where !found.isEmpty {
             for (name, b, a) in found {

@@ -35,7 +35,7 @@ public struct AuditCache: Sendable {
         /// Whether the run that wrote it drew evidence pictures.
         public var evidence: Bool
         /// The audit numbers per variant id (`AuditMargins`).
-        public var margins: [String: [String: Double]]?
+        public var margins: [String: AuditNumbers]?
         /// The ink of the group's image glyphs by variant id (`ClippingRule.glyphInks`).
         public var inks: [String: [Double]]?
     }
@@ -91,7 +91,12 @@ extension AuditCache.Entry {
             guard let node = o[key], node.value != .null else { return .some(nil) }
             return each(node).map { .some($0) }
         }
-        guard let margins = optional("margins", { $0.table(\.numberTable) }),
+        var last: [String] = []
+        guard let margins = optional("margins", { $0.table { v in
+                  var numbers = v.auditNumbers
+                  numbers?.shareNames(&last)
+                  return numbers
+              } }),
               let inks = optional("inks", { $0.table { v in v.array.flatMap { a in
                   let n = a.compactMap(\.number)
                   return n.count == a.count ? n : nil

@@ -29,7 +29,7 @@ extension Pipeline {
             // The plan index of each snapshot result and input (Int.max: not this run's), to sort them.
             var resultOrder: [Int] = []
             var inputOrder: [Int] = []
-            var margins: [String: [String: Double]] = [:]
+            var margins: [String: AuditNumbers] = [:]
             /// The ids of the components gathered before the pass across components was done,
             /// whose numbers do not hold its numbers yet.
             var withoutAcross: Set<String> = []
@@ -47,7 +47,7 @@ extension Pipeline {
         let gathered = Mutex(first)
         // The numbers of this run's own variants (a shard's), for the manifest and the margin findings.
         let ownIDs = plan.shard == nil ? nil : Set(plan.items.map(\.variant.id))
-        @Sendable func own(_ numbers: [String: [String: Double]]) -> [String: [String: Double]] {
+        @Sendable func own(_ numbers: [String: AuditNumbers]) -> [String: AuditNumbers] {
             ownIDs.map { own in numbers.filter { own.contains($0.key) } } ?? numbers
         }
         var timer = options.timed ? PipelineTimer() : nil
@@ -95,7 +95,7 @@ extension Pipeline {
             let together = components.allSatisfy { $0.count <= Self.concurrentComponentVariants } ? min(2, jobs) : 1
             let base = place
             place += components.count + 1
-            let acrossFound = Mutex<(found: [Finding], numbers: [String: [String: Double]])?>(nil)
+            let acrossFound = Mutex<(found: [Finding], numbers: [String: AuditNumbers])?>(nil)
             _ = parallelMapOnPool(components.count + 1, jobs: together) { k -> Bool in
                 let c = start[k]
                 let part: ComponentPart
@@ -115,7 +115,7 @@ extension Pipeline {
                 }
                 // The component's numbers merged in its order (first number of a name kept), then the
                 // pass across components' (theirs win), outside the lock.
-                var table: [String: [String: Double]] = [:]
+                var table: [String: AuditNumbers] = [:]
                 for numbers in part.numbers { AuditMargins.merge(numbers, into: &table) }
                 table = own(table)
                 let across = acrossFound.withLock { $0?.numbers }
@@ -144,7 +144,7 @@ extension Pipeline {
                 // (Nothing to do when every component took them in as it was gathered.)
                 for (id, m) in acrossNumbers where late || g.tookAcross < acrossNumbers.count {
                     if let i = g.margins.index(forKey: id) {
-                        if late && g.withoutAcross.contains(id) { g.margins.values[i].merge(m) { _, across in across } }
+                        if late && g.withoutAcross.contains(id) { g.margins.values[i] = g.margins.values[i].merged(with: m, otherWins: true) }
                     } else {
                         g.margins[id] = m
                     }
@@ -194,7 +194,7 @@ extension Pipeline {
     struct ComponentPart: Sendable {
         var found: [Finding] = []
         /// The audit numbers measured, in the order they are merged (the first number of a name kept).
-        var numbers: [[String: [String: Double]]] = []
+        var numbers: [[String: AuditNumbers]] = []
         var snapshotResults: [SnapshotResult] = []
         /// The plan index of each snapshot result and input.
         var resultOrder: [Int] = []

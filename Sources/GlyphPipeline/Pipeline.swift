@@ -49,7 +49,7 @@ public struct PipelineResult: Sendable {
     /// One record per variant of the plan, in plan order, with its size and contact-sheet picture.
     public var variants: [VariantRecord]
     /// The audit numbers measured per variant id (`AuditMargins`).
-    public var margins: [String: [String: Double]] = [:]
+    public var margins: [String: AuditNumbers] = [:]
     /// The run's times, when `PipelineOptions.timed` asked for them.
     public var timings: [PresetTiming]?
     /// The `margin` findings, when `PipelineOptions.marginPolicy` asked for them.
@@ -74,7 +74,7 @@ public enum Pipeline {
         var found: [Finding] = []
         var snapshotResults: [SnapshotResult] = []
         var inputs: [VariantInput] = []
-        var margins: [String: [String: Double]] = [:]
+        var margins: [String: AuditNumbers] = [:]
         var variants: [VariantRecord] = []
         variants.reserveCapacity(plan.items.count)
         var timer = options.timed ? PipelineTimer() : nil
@@ -138,7 +138,7 @@ public enum Pipeline {
     /// at the same time, the margins compared (`PipelineOptions.marginPolicy`): listing folders
     /// leaves a core free.
     static func conclude(_ plan: Plan, _ options: PipelineOptions, results: [SnapshotResult], inputs: [VariantInput],
-                         margins: [String: [String: Double]]) -> (SnapshotReport?, [Finding]?) {
+                         margins: [String: AuditNumbers]) -> (SnapshotReport?, [Finding]?) {
         let jobs = options.jobs, checker = options.snapshots, policy = options.marginPolicy
         let audited = options.auditor != nil
         return concurrentlyOnPool(jobs: jobs, {
@@ -153,7 +153,7 @@ public enum Pipeline {
         var findings: [Finding]
         var snapshots: [SnapshotResult]
         var variants: [VariantRecord]
-        var margins: [String: [String: Double]] = [:]
+        var margins: [String: AuditNumbers] = [:]
         var inks: [String: [Double]] = [:]
     }
 
@@ -199,7 +199,7 @@ public enum Pipeline {
     /// A variant group's audit as the cache keeps it.
     struct CachedAudit: Sendable {
         var findings: [Finding] = []
-        var margins: [String: [String: Double]] = [:]
+        var margins: [String: AuditNumbers] = [:]
         var inks: [String: [Double]] = [:]
     }
 

@@ -391,7 +391,7 @@ public struct SnapshotChecker: Sendable {
     ///
     /// With `jobs` > 1 the stale baselines are listed while the groups are worked out.
     public func conclude(_ results: [SnapshotResult], specs: [Spec], inputs: [VariantInput] = [],
-                         margins: [String: [String: Double]] = [:], jobs: Int = 1) -> SnapshotReport {
+                         margins: [String: AuditNumbers] = [:], jobs: Int = 1) -> SnapshotReport {
         let (stale, grouped) = concurrently(jobs: jobs, { staleBaselines(of: specs, checked: results) },
                                             { manifestGroups(results, inputs: inputs) })
         var report = SnapshotReport(snapshots: store.root.path, results: results + stale)

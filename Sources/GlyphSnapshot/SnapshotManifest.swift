@@ -18,9 +18,9 @@ public struct SnapshotManifest: Sendable, Equatable {
         /// The renderer's id (a key of `renderers`).
         public var renderer: String
         /// The audit numbers measured on the variant (`AuditMargins`), by name; nil when not audited.
-        public var margins: [String: Double]?
+        public var margins: AuditNumbers?
 
-        public init(digest: String, keys: String, renderer: String, margins: [String: Double]? = nil) {
+        public init(digest: String, keys: String, renderer: String, margins: AuditNumbers? = nil) {
             self.digest = digest
             self.keys = keys
             self.renderer = renderer
@@ -39,7 +39,7 @@ public struct SnapshotManifest: Sendable, Equatable {
 
     /// The recorded audit numbers looked up by variant id, or nil when no entry records any
     /// (`MarginPolicy.findings(recorded:after:variants:jobs:)`: the entries are read in place).
-    public var recordedMargins: (@Sendable (String) -> [String: Double]?)? {
+    public var recordedMargins: (@Sendable (String) -> AuditNumbers?)? {
         guard variants.values.contains(where: { $0.margins != nil }) else { return nil }
         let variants = variants
         return { variants[$0]?.margins }
@@ -92,7 +92,7 @@ public struct SnapshotManifest: Sendable, Equatable {
             let e = variants[id]!
             var line = "{\"digest\":\(q(e.digest)),\"keys\":\(q(e.keys))"
             if let m = e.margins {
-                line += ",\"margins\":{" + m.keys.sorted().map { "\(q($0)):\(num(m[$0]!))" }.joined(separator: ",") + "}"
+                line += ",\"margins\":{" + zip(m.names, m.values).map { "\(q($0)):\(num($1))" }.joined(separator: ",") + "}"
             }
             line += ",\"renderer\":\(q(e.renderer))}"
             out += "\n    \(q(id)) : \(line)" + (i + 1 < ids.count ? "," : "")
@@ -165,16 +165,16 @@ public struct SnapshotManifest: Sendable, Equatable {
             names[s] = s
             return s
         }
-        var margins: [String: Double]?
+        var margins: AuditNumbers?
         if let value = e["margins"], value.value != .null {
             guard case .object(let members) = value.value else { return nil }
-            var t: [String: Double] = [:]
-            t.reserveCapacity(members.count)
+            var pairs: [(String, Double)] = []
+            pairs.reserveCapacity(members.count)
             for (name, v) in members {
                 guard let n = v.number else { return nil }
-                t[shared(name)] = n
+                pairs.append((shared(name), n))
             }
-            margins = t
+            margins = AuditNumbers(pairs: pairs)
         }
         return Entry(digest: digest, keys: keys, renderer: shared(renderer), margins: margins)
     }
@@ -343,6 +343,8 @@ enum ManifestLines {
     struct Names {
         var known: [(bytes: [UInt8], text: String)] = []
         var hint = 0
+        /// The margin names of the last line that had margins.
+        var lastMargins: [String] = []
 
         mutating func text(_ b: UnsafeBufferPointer<UInt8>) -> String? {
             // Names come in the same order in every line: the one after the last found first.
@@ -393,20 +395,27 @@ enum ManifestLines {
         mutating func entry(_ names: inout Names) -> (String, SnapshotManifest.Entry)? {
             guard literal("    \""), let id = string(), literal(" : {\"digest\":\""), let digest = string(),
                   literal(",\"keys\":\""), let keys = string() else { return nil }
-            var margins: [String: Double]?
+            var margins: AuditNumbers?
             if literal(",\"margins\":{") {
-                var table: [String: Double] = [:]
-                table.reserveCapacity(16)
+                // As `fileData` writes them: names in ascending order, each once (else the JSON reader reads the line).
+                var list: [String] = [], values: [Double] = []
+                list.reserveCapacity(16)
+                values.reserveCapacity(16)
                 if !literal("}") {
                     while true {
                         guard literal("\""), let nameBytes = stringBytes(), let name = names.text(nameBytes), literal(":"),
-                              let value = number(), table.updateValue(value, forKey: name) == nil else { return nil }
+                              let value = number(), list.last.map({ $0 < name }) ?? true else { return nil }
+                        list.append(name)
+                        values.append(value)
                         if literal(",") { continue }
                         guard literal("}") else { return nil }
                         break
                     }
                 }
-                margins = table
+                // The names array of the line before, when the same (as it mostly is): one copy.
+                var m = AuditNumbers(ascending: list, values: values)
+                m.shareNames(&names.lastMargins)
+                margins = m
             }
             guard literal(",\"renderer\":\""), let rendererBytes = stringBytes(), let renderer = names.text(rendererBytes),
                   literal("}"), i == end else { return nil }

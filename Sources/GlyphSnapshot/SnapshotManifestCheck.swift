@@ -27,7 +27,7 @@ extension SnapshotChecker {
     /// entries of the others are kept, those of pruned baselines removed; the keys of the run's
     /// presets are this run's, but for the values entries left as they were still need
     /// (`SnapshotManifest.setKeys`).
-    func concludeManifest(_ report: inout SnapshotReport, specs: [Spec], grouped: ManifestGroups?, margins: [String: [String: Double]]) {
+    func concludeManifest(_ report: inout SnapshotReport, specs: [Spec], grouped: ManifestGroups?, margins: [String: AuditNumbers]) {
         guard let current = manifestInputs, let grouped else { return }
         let byID = grouped.inputs
         let writing = !writes.intersection([.record, .update]).isEmpty
@@ -78,7 +78,7 @@ extension SnapshotChecker {
     /// entry of every staged candidate, and of every match with identical pixels whose entry is not
     /// the folder's (what `--record --update` would write for them), with the keys of the run's
     /// presets and the renderer's components.
-    func stageEntries(_ report: inout SnapshotReport, specs: [Spec], inputs: [String: VariantInput], margins: [String: [String: Double]]) {
+    func stageEntries(_ report: inout SnapshotReport, specs: [Spec], inputs: [String: VariantInput], margins: [String: AuditNumbers]) {
         guard let current = manifestInputs else { return }
         var any = false
         for i in report.results.indices {

@@ -36,7 +36,7 @@ struct MarginTests {
         // The fixed hit area's shorter side, and the state change measured against unchecked in each view.
         #expect(entry["target-size"] == 48)
         #expect((entry["state-change.unchecked.greyscale"] ?? 0) > 0)
-        #expect(Set(entry.keys) == Set(["target-size", "contrast.fill", "contrast.tick on fill", "clipping.glyph.room"]
+        #expect(Set(entry.names) == Set(["target-size", "contrast.fill", "contrast.tick on fill", "clipping.glyph.room"]
                                        + ["greyscale", "protanopia", "deuteranopia", "tritanopia"].map { "state-change.unchecked.\($0)" }))
 
         // 48 → 40 pt: 17 % lost, within the tolerance (25 %); 48 → 30 pt: 37.5 % lost.

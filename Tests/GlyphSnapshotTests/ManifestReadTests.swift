@@ -77,7 +77,7 @@ struct ManifestReadTests {
             guard let node = try? JSONReader.parse(Data(("{" + line + "}").utf8)), case .object(let members) = node.value,
                   members.count == 1, let e = Optional(members[0].value), let digest = e["digest"]?.string, let keys = e["keys"]?.string,
                   let renderer = e["renderer"]?.string else { return nil }
-            let margins = e["margins"].flatMap { $0.value == .null ? nil : $0.numberTable }
+            let margins = e["margins"].flatMap { $0.value == .null ? nil : $0.auditNumbers }
             return (members[0].key, SnapshotManifest.Entry(digest: digest, keys: keys, renderer: renderer, margins: margins))
         }
         for line in lines {
@@ -85,7 +85,7 @@ struct ManifestReadTests {
             let read = try #require(json(line))
             #expect(inPlace.0 == read.0 && inPlace.1 == read.1, "\(line)")
             // Bit for bit (0.1 + 0.2 is not 0.3).
-            #expect(inPlace.1.margins?.mapValues(\.bitPattern) == read.1.margins?.mapValues(\.bitPattern))
+            #expect(inPlace.1.margins?.values.map(\.bitPattern) == read.1.margins?.values.map(\.bitPattern))
         }
         // Lines of other forms, which JSON may or may not accept: left to the JSON reader.
         let base = #"    "p/a/L/t/checked@1x" : {"digest":"d","keys":"k","margins":{"a":1,"b":2},"renderer":"r"}"#

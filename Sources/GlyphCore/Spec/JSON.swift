@@ -55,6 +55,19 @@ public struct JSONNode: Sendable, Equatable {
     /// An object of numbers (`{"a": 1.5}`) as a dictionary; nil when it is not one.
     public var numberTable: [String: Double]? { table(\.number) }
 
+    /// An object of numbers as audit numbers (a name given twice keeps its last number); nil when
+    /// it is not one.
+    public var auditNumbers: AuditNumbers? {
+        guard case let .object(members) = value else { return nil }
+        var pairs: [(String, Double)] = []
+        pairs.reserveCapacity(members.count)
+        for (k, v) in members {
+            guard let n = v.number else { return nil }
+            pairs.append((k, n))
+        }
+        return AuditNumbers(pairs: pairs)
+    }
+
     /// An object of objects of strings (`{"a": {"b": "x"}}`); nil when it is not one.
     public var stringTables: [String: [String: String]]? { table { $0.table(\.string) } }
 
