@@ -19,7 +19,7 @@ extension SnapshotChecker {
     /// Messages name the fingerprint file relative to `cwd`.
     public static func fingerprinted(store: SnapshotStore, output: URL?, options: SnapshotOptions, writes: SnapshotWrites,
                                      staleScope: StaleScope, newSnapshots: URL?, candidates: URL? = nil,
-                                     cwd: URL) throws(InputError) -> SnapshotChecker {
+                                     listing: BaselineListing? = nil, cwd: URL) throws(InputError) -> SnapshotChecker {
         let file = store.root.appendingPathComponent(RendererFingerprint.fileName).path
         let comparison = try SnapshotComparison.of(store.root, renderer: .current, display: relativePath(file, base: cwd),
                                                    rebase: writes.contains(.update))
@@ -35,6 +35,7 @@ extension SnapshotChecker {
         checker.lock = lock
         checker.candidates = candidates
         checker.manifest = manifest
+        checker.listing = listing
         checker.manifestInputs = ManifestInputs(renderer: RendererFingerprint.current.components)
         return checker
     }

@@ -451,13 +451,17 @@ extension Pipeline {
         let auditor = Auditor(config: job.config, rules: Auditor.rules(for: plan.specs))
         let marginPolicy = MarginPolicy(config: job.config, tolerance: job.marginTolerance)
         let checker = try job.snapshots.map { folder throws(InputError) in
-            try SnapshotChecker.fingerprinted(store: SnapshotStore(root: folder),
+            // The baselines listed while the manifest is read and the run goes on: stale ones at the
+            // end, and under --incremental the baselines of the variants not drawn.
+            let store = SnapshotStore(root: folder)
+            let listing = BaselineListing(store: store, folders: job.staleScope == .specFolders ? plan.specs.map(\.name) : nil)
+            return try SnapshotChecker.fingerprinted(store: store,
                                               output: pictures ? job.report.appendingPathComponent("snapshots") : nil,
                                               options: job.snapshotOptions, writes: job.snapshotWrites,
                                               staleScope: job.staleScope,
                                               newSnapshots: job.ci ? job.report.appendingPathComponent(RunJob.newSnapshotsFolder) : nil,
                                               candidates: job.staging ? job.report.appendingPathComponent(RunJob.candidatesFolder) : nil,
-                                              cwd: job.cwd)
+                                              listing: listing, cwd: job.cwd)
         }
         let options = {
             var options = PipelineOptions(jobs: job.jobs, auditor: auditor,

@@ -288,6 +288,8 @@ public struct SnapshotChecker: Sendable {
     /// is read or written (a library caller that does not say what renders).
     public var manifest: SnapshotManifest?
     public var manifestInputs: ManifestInputs?
+    /// The baselines listed from the start of the run (`BaselineListing`), when the run started one.
+    public var listing: BaselineListing?
 
     public init(store: SnapshotStore, output: URL?, options: SnapshotOptions = .init(), writes: SnapshotWrites = [],
                 staleScope: StaleScope = .specFolders, comparison: SnapshotComparison = .tolerant, newSnapshots: URL? = nil) {
@@ -467,9 +469,13 @@ public struct SnapshotChecker: Sendable {
     /// enumerated for the files that are none of them (usually none: a run's own variants' baselines).
     public func staleBaselines(of specs: [Spec], checked: [SnapshotResult] = []) -> [SnapshotResult] {
         let files: [String]
-        switch staleScope {
-        case .specFolders: files = store.baselineFiles(inFolders: specs.map(\.name))
-        case .wholeFolder: files = PNGFiles.list(under: store.root)
+        let folders = staleScope == .specFolders ? specs.map(\.name) : nil
+        if let listing, listing.folders == folders {
+            files = listing.files
+        } else if let folders {
+            files = store.baselineFiles(inFolders: folders)
+        } else {
+            files = PNGFiles.list(under: store.root)
         }
         let checkedPaths = Set(checked.map(\.baseline))
         let prefix = store.root.path + "/"

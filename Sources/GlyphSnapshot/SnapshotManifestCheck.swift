@@ -132,7 +132,13 @@ extension SnapshotChecker {
         results.reserveCapacity(variants.count)
         for (variant, input, pixelSize) in variants {
             guard unchanged(variant, input) else { return nil }
-            let path = store.path(relativePath: store.relativePath(of: variant))
+            let relative = store.relativePath(of: variant)
+            let path = store.path(relativePath: relative)
+            // In the run's listing (else its folder is listed now: the listing skips dot-folders).
+            if listing?.hasRegularFile(relative) == true {
+                results.append(reusedResult(variant, path, pixelSize))
+                continue
+            }
             let cut = path.utf8.lastIndex(of: UInt8(ascii: "/"))!
             let folder = String(path[..<cut]), name = String(path[path.index(after: cut)...])
             if folders[folder] == nil { folders[folder] = SnapshotStore.regularFiles(inFolder: folder) ?? [] }

@@ -108,17 +108,69 @@ public struct SnapshotStore: Sendable {
     }
 }
 
+/// The baselines in a run's stale scope (`StaleScope`), listed once on a thread of their own from
+/// the start of the run: at its end the stale baselines are worked out from it
+/// (`SnapshotChecker.staleBaselines`), and under `--incremental` a variant that is not drawn finds
+/// its baseline in it (`SnapshotChecker.reused`) rather than by listing its group's folders again.
+/// Files this run writes are not in it; they are this run's variants' own, which are not stale.
+public final class BaselineListing: @unchecked Sendable {
+    /// The preset folders listed; nil: the whole snapshot folder.
+    public let folders: [String]?
+    private let done = DispatchGroup()
+    private let lock = NSLock()
+    private var listed: [(path: String, regular: Bool)] = []
+    private var regularPaths: Set<String>?
+
+    /// Starts listing the `*.png` files under each of `folders` of `store` (or under its root),
+    /// as `PNGFiles.list` does.
+    public init(store: SnapshotStore, folders: [String]?) {
+        self.folders = folders
+        let root = store.root.path
+        done.enter()
+        let thread = Thread { [self] in
+            var found: [(path: String, regular: Bool)] = []
+            if let folders {
+                for folder in folders { PNGFiles.walk(root + "/" + folder, prefix: folder + "/", into: &found) }
+            } else {
+                PNGFiles.walk(root, prefix: "", into: &found)
+            }
+            found.sort { $0.path < $1.path }
+            lock.withLock { listed = found }
+            done.leave()
+        }
+        thread.start()
+    }
+
+    private func wait() { done.wait() }
+
+    /// The files, as sorted paths relative to the root (`PNGFiles.list`).
+    public var files: [String] {
+        wait()
+        return lock.withLock { listed.map(\.path) }
+    }
+
+    /// Whether `relativePath` was listed as a regular file (symbolic links followed).
+    public func hasRegularFile(_ relativePath: String) -> Bool {
+        wait()
+        lock.lock()
+        defer { lock.unlock() }
+        if regularPaths == nil { regularPaths = Set(listed.lazy.filter(\.regular).map(\.path)) }
+        return regularPaths!.contains(relativePath)
+    }
+}
+
 /// Finding PNG files in a folder tree.
 public enum PNGFiles {
     /// The `*.png` files under `folder` (recursively), as sorted paths relative to it. Files and
     /// folders whose names start with `.` are skipped; a missing folder has no files.
     public static func list(under folder: URL) -> [String] {
-        var found: [String] = []
+        var found: [(path: String, regular: Bool)] = []
         walk(folder.path, prefix: "", into: &found)
-        return found.sorted()
+        return found.map(\.path).sorted()
     }
 
-    private static func walk(_ path: String, prefix: String, into found: inout [String]) {
+    /// Each file found, and whether it is a regular file (symbolic links followed).
+    static func walk(_ path: String, prefix: String, into found: inout [(path: String, regular: Bool)]) {
         guard let dir = opendir(path) else { return }
         defer { closedir(dir) }
         while let entry = readdir(dir) {
@@ -127,20 +179,21 @@ public enum PNGFiles {
             }
             if name.hasPrefix(".") { continue }
             let full = path + "/" + name
-            var isDirectory: Bool
+            var isDirectory: Bool, isRegular: Bool
             switch Int32(entry.pointee.d_type) {
-            case Int32(DT_DIR): isDirectory = true
-            case Int32(DT_REG): isDirectory = false
+            case Int32(DT_DIR): (isDirectory, isRegular) = (true, false)
+            case Int32(DT_REG): (isDirectory, isRegular) = (false, true)
             default:
                 // Unknown type or a symbolic link: ask stat (following links).
                 var info = stat()
                 guard stat(full, &info) == 0 else { continue }
                 isDirectory = (info.st_mode & S_IFMT) == S_IFDIR
+                isRegular = (info.st_mode & S_IFMT) == S_IFREG
             }
             if isDirectory {
                 walk(full, prefix: prefix + name + "/", into: &found)
             } else if name.lowercased().hasSuffix(".png") {
-                found.append(prefix + name)
+                found.append((prefix + name, isRegular))
             }
         }
     }

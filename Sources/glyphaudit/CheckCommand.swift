@@ -160,10 +160,12 @@ enum CheckCommand {
         // when a write fails (full disk, read-only folder): then the temporary files and the folders
         // the run made are removed, and one message says so.
         let (done, failure) = try AtomicFile.transaction { () throws -> (SnapshotReport, URL?, [Finding]) in
+            let store = SnapshotStore(root: snapshots), scope = staleScope(args)
+            let listing = BaselineListing(store: store, folders: scope == .specFolders ? plan.specs.map(\.name) : nil)
             let checker = try SnapshotChecker.fingerprinted(
-                store: SnapshotStore(root: snapshots), output: out, options: options, writes: writes, staleScope: staleScope(args),
+                store: store, output: out, options: options, writes: writes, staleScope: scope,
                 newSnapshots: ci ? out.appendingPathComponent(RunJob.newSnapshotsFolder) : nil,
-                candidates: staging ? out.appendingPathComponent(RunJob.candidatesFolder) : nil, cwd: cwd)
+                candidates: staging ? out.appendingPathComponent(RunJob.candidatesFolder) : nil, listing: listing, cwd: cwd)
             let outcome = try Pipeline.check(plan, checker: checker, jobs: jobs, incremental: args.flag(ManifestOptions.incremental),
                                              config: config, policy: policy, tool: "glyphaudit \(version)")
             let report = outcome.snapshots

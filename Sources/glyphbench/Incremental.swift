@@ -9,6 +9,8 @@ import GlyphSnapshot
 /// the first incremental run after the change (best of three changes, each to a new value), and the
 /// same run again (best of three), when the changed groups' audits are cached but they are still
 /// drawn (their baselines were not re-recorded).
+/// Each run is one transaction, as `glyphaudit run` runs (`asCommand`): the files it writes (the
+/// audit cache's entries) are flushed together at its end, not one by one.
 /// Dynamic Type L and AX5 by default (8,640 variants); BENCH_LOAD_DT=all for all 12 (51,840).
 func benchIncremental(jobs: Int) {
     do {
@@ -44,8 +46,8 @@ private func runIncrementalBench(jobs: Int) throws {
     }
     let basePlan = try loadPlan(loadText)
     // Record the baselines and manifest, then fill the audit cache.
-    _ = try Pipeline.run(basePlan, job(incremental: false, writes: .record))
-    _ = try Pipeline.run(basePlan, job(incremental: true))
+    _ = try asCommand { try Pipeline.run(basePlan, job(incremental: false, writes: .record)) }
+    _ = try asCommand { try Pipeline.run(basePlan, job(incremental: true)) }
     print("incremental runs: \(basePlan.items.count) variants of load-10x18.json (Dynamic Type \(dts)), \(jobs) jobs")
     // Each change made three ways (a new value each time), so that each first run after a change
     // finds no audit cached for the changed groups' new inputs.
@@ -64,12 +66,12 @@ private func runIncrementalBench(jobs: Int) throws {
         var full = Double.infinity, first = Double.infinity
         for to in values {
             let plan = try loadPlan(changed(to))
-            if full == .infinity { full = try time(1) { _ = try Pipeline.run(plan, job(incremental: false)) } }
-            if !from.isEmpty { first = min(first, try time(1) { _ = try Pipeline.run(plan, job(incremental: true)) }) }
+            if full == .infinity { full = try time(1) { _ = try asCommand { try Pipeline.run(plan, job(incremental: false)) } } }
+            if !from.isEmpty { first = min(first, try time(1) { _ = try asCommand { try Pipeline.run(plan, job(incremental: true)) } }) }
         }
         // Again, the last change's audits cached (its groups are still drawn: their baselines were not re-recorded).
         let plan = try loadPlan(changed(values[values.count - 1]))
-        let again = try time(3) { _ = try Pipeline.run(plan, job(incremental: true)) }
+        let again = try time(3) { _ = try asCommand { try Pipeline.run(plan, job(incremental: true)) } }
         if from.isEmpty {
             print(String(format: "    %@: full %.2f s, incremental %.2f s (%.1f %% of full; target < 10 %%)",
                          name, full, again, again / full * 100))
@@ -78,4 +80,12 @@ private func runIncrementalBench(jobs: Int) throws {
                          + "run again %.2f s (%.1f %%)", name, full, first, first / full * 100, again, again / full * 100))
         }
     }
+}
+
+/// Runs `body` as the command line runs a command (Sources/glyphaudit/main.swift): in one batch
+/// and transaction, every file it writes flushed at its end.
+private func asCommand<T>(_ body: () throws -> T) throws -> T {
+    let (result, failure) = try AtomicFile.batch { try AtomicFile.transaction { try body() } }
+    if let failure { throw InputError(file: failure.file, message: "cannot write: \(failure.reason)") }
+    return result
 }
