@@ -2087,11 +2087,15 @@ default compare everything: a baseline edited by hand is only seen by a full che
 and display setting, all its Dynamic Type sizes, states and scales. The rules that read renders
 compare variants within a group (`state-shape`, the pixels of `nontext-contrast`,
 `focus-indicator`), so a group is reused when every variant of it is unchanged; its audit then
-comes from a cache in the snapshot folder, `<snapshots>/.glyphaudit-cache/<xx>/<key>.json`, where
+comes from a cache in the snapshot folder, `<snapshots>/.glyphaudit-cache/<xx>/<key>.entry`, where
 the key is the SHA-256 of its variants' input digests, the rules and their configured severities and
 values, the spec and token files' paths and glyphaudit's version. The entry holds the group's
-findings, its audit numbers (margins) and the ink of its image glyphs; its evidence pictures are kept
-beside it (`<key>.evidence/`) and its contact-sheet pictures are copied from the baselines. Every
+findings, its audit numbers (margins) and the ink of its image glyphs, as lines of text: the names
+of its numbers and its variant ids as JSON arrays, a line of numbers per variant (each number's
+IEEE 754 bits in 16 hex digits, so that it reads back bit for bit without parsing decimals), the
+findings as JSON; an entry of another version, or cut short, reads as none and the group is drawn
+again. Its evidence pictures are kept beside it (`<key>.evidence/`) and its contact-sheet pictures
+are copied from the baselines. Every
 other group is drawn and audited as in a full run (and its audit cached); of its variants, those
 whose inputs are unchanged are drawn for the audit but not compared (their baselines are not read),
 the others are compared. A group drawn again whose inputs an earlier run already audited — a change
@@ -2128,11 +2132,14 @@ What an incremental run costs, in two parts:
 - **Every variant, drawn or not: about 0.2 s** for 8,640 — the manifest read (its variant lines
   read in place, in the layout glyphaudit writes them; any other layout by the JSON reader, not
   `JSONDecoder`), every variant's scene resolved and digested (its keys' digest joined from
-  `key=value` lines made once per spec), each group's cache entry read and its baseline folders
-  listed, the rules that fold a component's themes and the pass across components (which reads a
-  label's colour once per theme, display setting and state), the stale baselines listed (while the
-  changes are grouped) beside the margins compared (on the manifest's entries in place), the
-  report put in order (a run's own snapshot results, already in order, are left as they are). This
+  `key=value` lines made once per spec), each group's cache entry read, the rules that fold a
+  component's themes and the pass across components (which reads a label's colour once per theme,
+  display setting and state), the changes grouped beside the margins compared (each variant's
+  numbers a table sorted by name, compared with its manifest entry's in one walk), the
+  report put in order (a run's own snapshot results, already in order, are left as they are).
+  The baselines are listed once, on a thread of their own from the start of the run (while the
+  manifest is read): a reused variant's baseline is looked up in that listing, and the stale
+  baselines are worked out from it at the end. This
   is the whole run when nothing changed. The digests are about 0.07 s of
   CPU of it: a scene's text is written as UTF-8 bytes into one buffer, and SHA-256 uses the x86 SHA
   extensions where the processor has them (the same digests). The pass across components and the

@@ -50,7 +50,7 @@ struct IncrementalTests {
 
     static func cacheFiles(_ folder: TempFolder) -> Int {
         let root = folder.url.appendingPathComponent("snapshots/\(AuditCache.folderName)")
-        return (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".json") }.count
+        return (FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".entry") }.count
     }
 
     /// Every report format written from both runs, and every file of both report folders (contact
@@ -112,7 +112,7 @@ struct IncrementalTests {
         let (plan, full) = try Self.markWeightChanged(in: folder)
         let cache = folder.url.appendingPathComponent("snapshots/\(AuditCache.folderName)")
         func entries() -> Set<String> {
-            Set(((FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String]) ?? []).filter { $0.hasSuffix(".json") })
+            Set(((FileManager.default.enumerator(atPath: cache.path)?.allObjects as? [String]) ?? []).filter { $0.hasSuffix(".entry") })
         }
         let primed = entries()
         // The first run after the change audits the sm groups (square and circle, 4 themes) and caches them.
@@ -126,12 +126,12 @@ struct IncrementalTests {
         for name in written {
             let file = cache.appendingPathComponent(name)
             kept[name] = try Data(contentsOf: file)
-            var entry = try JSONDecoder().decode(AuditCache.Entry.self, from: kept[name]!)
+            var entry = try #require(AuditCache.Entry.parse(kept[name]!))
             var marker = try #require(full.report.findings.first)
             marker.message = "put into the cache by the test"
             marker.picturePath = nil
             entry.findings.append(marker)
-            try JSONOutput.data(entry).write(to: file)
+            try entry.fileData().write(to: file)
         }
         let again = try Pipeline.run(plan, Self.job(folder, "again", incremental: true))
         #expect(again.snapshots?.results.filter { $0.reused != true }.count == 48, "the sm groups are drawn again (2 shapes × 4 themes × 2 states × 3 scales)")
