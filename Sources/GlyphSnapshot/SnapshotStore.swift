@@ -117,9 +117,9 @@ public final class BaselineListing: @unchecked Sendable {
     /// The preset folders listed; nil: the whole snapshot folder.
     public let folders: [String]?
     private let done = DispatchGroup()
-    private let lock = NSLock()
-    private var listed: [(path: String, regular: Bool)] = []
-    private var regularPaths: Set<String>?
+    // Written by the listing thread before it leaves `done`, read only after waiting on it.
+    private var listed: [String] = []
+    private var regularPaths: Set<String> = []
 
     /// Starts listing the `*.png` files under each of `folders` of `store` (or under its root),
     /// as `PNGFiles.list` does.
@@ -135,27 +135,23 @@ public final class BaselineListing: @unchecked Sendable {
                 PNGFiles.walk(root, prefix: "", into: &found)
             }
             found.sort { $0.path < $1.path }
-            lock.withLock { listed = found }
+            listed = found.map(\.path)
+            regularPaths = Set(found.lazy.filter(\.regular).map(\.path))
             done.leave()
         }
         thread.start()
     }
 
-    private func wait() { done.wait() }
-
     /// The files, as sorted paths relative to the root (`PNGFiles.list`).
     public var files: [String] {
-        wait()
-        return lock.withLock { listed.map(\.path) }
+        done.wait()
+        return listed
     }
 
     /// Whether `relativePath` was listed as a regular file (symbolic links followed).
     public func hasRegularFile(_ relativePath: String) -> Bool {
-        wait()
-        lock.lock()
-        defer { lock.unlock() }
-        if regularPaths == nil { regularPaths = Set(listed.lazy.filter(\.regular).map(\.path)) }
-        return regularPaths!.contains(relativePath)
+        done.wait()
+        return regularPaths.contains(relativePath)
     }
 }
 
