@@ -64,7 +64,10 @@ public struct AuditCache: Sendable {
                 try writeIfChanged(data, to: pictures(key).appendingPathComponent(path))
             }
         }
-        try writeIfChanged(try entry.fileData(), to: url(key))
+        // Not flushed to disk (a cache: an entry a power cut loses or cuts short reads as none),
+        // nor left to the command's transaction: in place at once. (An entry of the same key is
+        // replaced: one made without evidence pictures, by a run that draws them.)
+        try AtomicFile.writeUnflushed(try entry.fileData(), to: url(key))
     }
 
     func pictures(_ key: String) -> URL { folder.appendingPathComponent(String(key.prefix(2))).appendingPathComponent(key + ".evidence") }

@@ -2094,7 +2094,9 @@ findings, its audit numbers (margins) and the ink of its image glyphs, as lines 
 of its numbers and its variant ids as JSON arrays, a line of numbers per variant (each number's
 IEEE 754 bits in 16 hex digits, so that it reads back bit for bit without parsing decimals), the
 findings as JSON; an entry of another version, or cut short, reads as none and the group is drawn
-again. Its evidence pictures are kept beside it (`<key>.evidence/`) and its contact-sheet pictures
+again. An entry is written under a temporary name and renamed into place at once, but not flushed to
+disk with the run's other files: it only saves work, and one that a power cut loses or cuts short
+reads as none. Its evidence pictures are kept beside it (`<key>.evidence/`) and its contact-sheet pictures
 are copied from the baselines. Every
 other group is drawn and audited as in a full run (and its audit cached); of its variants, those
 whose inputs are unchanged are drawn for the audit but not compared (their baselines are not read),

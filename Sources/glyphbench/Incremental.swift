@@ -9,8 +9,7 @@ import GlyphSnapshot
 /// the first incremental run after the change (best of three changes, each to a new value), and the
 /// same run again (best of three), when the changed groups' audits are cached but they are still
 /// drawn (their baselines were not re-recorded).
-/// Each run is one transaction, as `glyphaudit run` runs (`asCommand`): the files it writes (the
-/// audit cache's entries) are flushed together at its end, not one by one.
+/// Each run is one transaction, as `glyphaudit run` runs (`asCommand`).
 /// Dynamic Type L and AX5 by default (8,640 variants); BENCH_LOAD_DT=all for all 12 (51,840).
 func benchIncremental(jobs: Int) {
     do {

@@ -566,6 +566,30 @@ struct SnapshotTests {
         #expect(try Data(contentsOf: deep) == Data("png".utf8))
     }
 
+    @Test("an unflushed write (a cache entry): in place at once, inside a transaction too, and kept when the transaction fails")
+    func unflushedWrite() throws {
+        let root = ScratchFolder()
+        let entry = root.url.appendingPathComponent("cache/ab/key.entry")
+        let other = root.url.appendingPathComponent("report.json")
+        // A transaction whose other write fails: the entry stays, the other file is not written.
+        let (_, failure) = try AtomicFile.transaction {
+            try AtomicFile.writeUnflushed(Data("one".utf8), to: entry)
+            #expect(try Data(contentsOf: entry) == Data("one".utf8), "in place before the transaction ends")
+            try? AtomicFile.write(Data("r".utf8), to: other)
+            try? AtomicFile.write(Data("x".utf8), to: URL(fileURLWithPath: "/proc/glyphaudit-nope/x.png"))
+        }
+        #expect(failure != nil && !FileManager.default.fileExists(atPath: other.path))
+        #expect(try Data(contentsOf: entry) == Data("one".utf8))
+        // Replaced by a later write; no temporary file left.
+        try AtomicFile.writeUnflushed(Data("two".utf8), to: entry)
+        #expect(try Data(contentsOf: entry) == Data("two".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: entry.deletingLastPathComponent().path) == ["key.entry"])
+        // A name that is a folder: an error naming the file.
+        #expect { try AtomicFile.writeUnflushed(Data("x".utf8), to: root.url.appendingPathComponent("cache")) } throws: { error in
+            "\(error)".hasPrefix(root.url.appendingPathComponent("cache").path + ": cannot write:")
+        }
+    }
+
     // MARK: The two-file diff
 
     @Test("two-file diff: an unreadable A is named (not B), both are named when both are unreadable")

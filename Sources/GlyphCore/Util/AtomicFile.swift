@@ -297,6 +297,40 @@ public enum AtomicFile {
         syncFolder(folder.path)
     }
 
+    /// Writes a file that only saves work (an audit cache entry): under a temporary name, then
+    /// renamed over `url`, so that no reader sees it half written — but not flushed to disk and not
+    /// part of a batch or transaction (it is in place at once, and stays when the command's other
+    /// writes fail). A power cut may lose it or leave it cut short: its reader must take a file that
+    /// is not whole for no file.
+    public static func writeUnflushed(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        if !madeFolders.withLock({ $0.contains(folder.path) }) {
+            var info = stat()
+            if stat(folder.path, &info) != 0 || (info.st_mode & S_IFMT) != S_IFDIR {
+                // Made outside any transaction (which would remove it again when it fails).
+                do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+                    throw InputError(file: url.path, message: "cannot write: cannot create the folder \(folder.path)")
+                }
+            }
+            madeFolders.withLock { _ = $0.insert(folder.path) }
+        }
+        removeStaleTemporaries(in: folder.path)
+        let temp = folder.path + "/.\(url.lastPathComponent).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw writeError(url, errno) }
+        let failedWrite = writeAll(data, to: fd)
+        if close(fd) != 0 || failedWrite != nil {
+            let code = failedWrite ?? errno
+            unlink(temp)
+            throw writeError(url, code)
+        }
+        if rename(temp, url.path) != 0 {
+            let code = errno
+            unlink(temp)
+            throw writeError(url, code)
+        }
+    }
+
     /// Folders already cleared of stale temporary files by this process.
     private static let clearedFolders = Mutex<Set<String>>([])
 
