@@ -2120,18 +2120,19 @@ baselines were not re-recorded); a full run once per change:
 
 | change | full | incremental, first run after the change | incremental, run again |
 |---|---|---|---|
-| nothing | 5.76–7.41 s | 0.17–0.30 s: **2.8–4.1 %** | (the same run) |
-| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 5.73–8.63 s | 0.57–0.92 s: **9.2, 10.1, 10.0, 11.2, 10.7 %** | 0.48–0.77 s: **7.8–9.5 %** |
-| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 5.66–8.47 s | 0.73–1.17 s: 11.9–13.8 % | 0.62–0.98 s: 10.2–11.6 % |
+| nothing | 5.26–6.09 s | 0.14–0.15 s: **2.5–2.7 %** | (the same run) |
+| `themes.t0.fill` (1 of 18 themes, in every component: 480 variants drawn again) | 5.49–6.03 s | 0.51–0.54 s: **9.0, 9.3, 9.3, 9.2, 9.1 %** | 0.40–0.45 s: **7.3–7.5 %** |
+| `sizes.s0.markWeight` 2 → 2.5 (2 of 20 components: 864 variants) | 5.44–5.68 s | 0.64–0.70 s: 11.7–12.5 % | 0.55–0.59 s: 10.0–10.4 % |
 
-(The stop before, which drew and audited the changed groups in every run: 3.9–4.7 %, 10.0–13.0 %
+(The stop before: 2.8–4.1 %, 9.2–11.2 % (run again 7.8–9.5 %) and 11.9–13.8 %, full runs of
+5.7–8.6 s. Before that, when the changed groups were drawn and audited in every run: 3.9–4.7 %, 10.0–13.0 %
 and 12.8–13.8 %, full runs of 5.7–6.7 s. Before that 3.2–3.9 %, 9.9–10.4 % and 12.1–13.4 %; then
 2.9–3.8 %, 9.6–10.1 % and 11.0–13.5 %; then 3.6–4.6 %, 10.4–11.8 % and 13.4–15.4 %; then 5.4–6.9 %,
 11.8–14.7 % and 15.7–17.2 %; before variant groups, 12.1 %, 33 % and 41 %, and a theme colour redrew
 everything.)
 What an incremental run costs, in two parts:
 
-- **Every variant, drawn or not: about 0.2 s** for 8,640 — the manifest read (its variant lines
+- **Every variant, drawn or not: about 0.15 s** for 8,640 — the manifest read (its variant lines
   read in place, in the layout glyphaudit writes them; any other layout by the JSON reader, not
   `JSONDecoder`), every variant's scene resolved and digested (its keys' digest joined from
   `key=value` lines made once per spec), each group's cache entry read, the rules that fold a
